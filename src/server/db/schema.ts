@@ -1,0 +1,167 @@
+/**
+ * The database schema for every entity of spec section 3.
+ * Money is stored in integer cents; every listable table has a `seq` identity that orders
+ * rows newest first and serves as the keyset-pagination cursor.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const seq = () => bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity().notNull();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    name: text('name').notNull(),
+    email: text('email').notNull().unique('users_email_key'),
+    type: text('type', { enum: ['user', 'seller'] }).notNull(),
+    userStatus: text('user_status'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('users_type_seq_idx').on(t.type, t.seq.desc()),
+    check('users_type_check', sql`${t.type} in ('user', 'seller')`),
+  ],
+);
+
+export const categories = pgTable('categories', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  categoryId: text('category_id').notNull().unique(),
+  name: text('name').notNull(),
+});
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    categoryId: text('category_id')
+      .notNull()
+      .references(() => categories.categoryId),
+    modelName: text('model_name').notNull(),
+    image: text('image').notNull(),
+    originalPriceCents: integer('original_price_cents').notNull(),
+    resellPriceCents: integer('resell_price_cents').notNull(),
+    location: text('location').notNull(),
+    description: text('description').notNull(),
+    timeUsed: integer('time_used').notNull(),
+    condition: text('condition').notNull(),
+    ram: text('ram').notNull(),
+    storage: text('storage').notNull(),
+    color: text('color').notNull(),
+    battery: integer('battery').notNull(),
+    sellerName: text('seller_name').notNull(),
+    sellerNumber: text('seller_number').notNull(),
+    sellerEmail: text('seller_email')
+      .notNull()
+      .references(() => users.email, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    status: text('status', { enum: ['available', 'sold'] })
+      .notNull()
+      .default('available'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('products_category_seq_idx').on(t.categoryId, t.seq.desc()),
+    index('products_seller_seq_idx').on(t.sellerEmail, t.seq.desc()),
+    check('products_status_check', sql`${t.status} in ('available', 'sold')`),
+    check('products_prices_check', sql`${t.originalPriceCents} > 0 and ${t.resellPriceCents} > 0`),
+  ],
+);
+
+export const advertisements = pgTable(
+  'advertisements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('advertisements_product_key').on(t.productId),
+    index('advertisements_seq_idx').on(t.seq.desc()),
+  ],
+);
+
+export const wishListItems = pgTable(
+  'wishlist_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    email: text('email')
+      .notNull()
+      .references(() => users.email, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('wishlist_items_email_product_key').on(t.email, t.productId),
+    index('wishlist_items_email_seq_idx').on(t.email, t.seq.desc()),
+  ],
+);
+
+/**
+ * Orders are financial records once paid: they keep a snapshot of what was bought and
+ * reference neither the product nor the buyer by foreign key, so deleting either keeps them.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    email: text('email').notNull(),
+    userName: text('user_name').notNull(),
+    productId: uuid('product_id').notNull(),
+    productName: text('product_name').notNull(),
+    image: text('image').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    location: text('location').notNull(),
+    number: text('number').notNull(),
+    status: text('status', { enum: ['unpaid', 'paid'] })
+      .notNull()
+      .default('unpaid'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('orders_email_product_key').on(t.email, t.productId),
+    index('orders_email_seq_idx').on(t.email, t.seq.desc()),
+    index('orders_product_idx').on(t.productId),
+    check('orders_status_check', sql`${t.status} in ('unpaid', 'paid')`),
+  ],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    transactionId: text('transaction_id').notNull(),
+    email: text('email').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    productName: text('product_name').notNull(),
+    productId: uuid('product_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_transaction_key').on(t.transactionId),
+    uniqueIndex('payments_order_key').on(t.orderId),
+  ],
+);

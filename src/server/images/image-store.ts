@@ -1,0 +1,85 @@
+/**
+ * The image host. The embedded store decides the type from the bytes, strips every piece of
+ * metadata (EXIF, GPS), fixes orientation and stores WebP variants under content-hash names.
+ */
+import { createHash } from 'node:crypto';
+import { access, mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp, { type Sharp } from 'sharp';
+import { IMAGE_DEFAULT_WIDTH, IMAGE_WIDTHS } from '../../shared/constants';
+
+export interface ImageStore {
+  /** Stores an image and answers the URL of its default-size variant. */
+  save(bytes: Buffer): Promise<{ url: string }>;
+}
+
+export class InvalidImageError extends Error {}
+
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** About 50 megapixels: any real phone photo, never a decompression bomb. */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'svg']);
+
+export const IMAGES_URL_PREFIX = '/images/';
+
+export class LocalImageStore implements ImageStore {
+  constructor(
+    private readonly dir: string,
+    /** SVG is accepted only from our own seed, never from uploads. */
+    private readonly options: { allowSvg?: boolean } = {},
+  ) {}
+
+  async save(bytes: Buffer): Promise<{ url: string }> {
+    if (bytes.length === 0) throw new InvalidImageError('The image is empty.');
+    if (bytes.length > MAX_IMAGE_BYTES)
+      throw new InvalidImageError('The image is larger than 10 MB.');
+    const input = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
+    let format: string | undefined;
+    try {
+      format = (await input.metadata()).format;
+    } catch {
+      throw new InvalidImageError('The file is not a JPEG, PNG or WebP image.');
+    }
+    if (!format || !ACCEPTED_FORMATS.has(format) || (format === 'svg' && !this.options.allowSvg)) {
+      throw new InvalidImageError('The file is not a JPEG, PNG or WebP image.');
+    }
+    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+    await mkdir(this.dir, { recursive: true });
+    try {
+      await Promise.all(IMAGE_WIDTHS.map((width) => this.writeVariant(input, hash, width)));
+    } catch (err) {
+      if (err instanceof Error && /pixel limit|corrupt|premature|unsupported/i.test(err.message)) {
+        throw new InvalidImageError('The image is damaged or too large to process.');
+      }
+      throw err;
+    }
+    return { url: variantUrl(hash, IMAGE_DEFAULT_WIDTH) };
+  }
+
+  private async writeVariant(input: Sharp, hash: string, width: number): Promise<void> {
+    const file = path.join(this.dir, variantName(hash, width));
+    if (await exists(file)) return;
+    const output = await input
+      .clone()
+      .rotate()
+      .resize({ width, withoutEnlargement: true })
+      .webp({ quality: 72, effort: 4 })
+      .toBuffer();
+    const temp = `${file}.${process.pid}.tmp`;
+    await writeFile(temp, output);
+    await rename(temp, file);
+  }
+}
+
+const variantName = (hash: string, width: number) => `${hash}-${width}.webp`;
+const variantUrl = (hash: string, width: number) =>
+  `${IMAGES_URL_PREFIX}${variantName(hash, width)}`;
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

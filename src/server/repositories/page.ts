@@ -1,0 +1,19 @@
+/** Keyset pagination over a table's `seq`: fetch one row more than asked to learn if a next page exists. */
+import type { PaginationQuery } from '../../shared/api';
+
+export type Page<T> = { items: T[]; nextCursor: string | null };
+
+export function pageOf<R, T>(
+  rows: R[],
+  query: PaginationQuery,
+  seqOf: (row: R) => number,
+  map: (row: R) => T,
+): Page<T> {
+  const kept = rows.slice(0, query.limit);
+  const last = kept.at(-1);
+  const more = rows.length > query.limit && last !== undefined;
+  return { items: kept.map(map), nextCursor: more ? String(seqOf(last)) : null };
+}
+
+export const cursorOf = (query: PaginationQuery): number | undefined =>
+  query.cursor === undefined ? undefined : Number(query.cursor);

@@ -1,0 +1,100 @@
+/** Products and advertised items: queries and the one mapping from rows to the contract's shapes. */
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { PaginationQuery } from '../../shared/api';
+import type { AdvertisedItem, Product } from '../../shared/entities';
+import type { Db } from '../db/client';
+import { advertisements, products, users } from '../db/schema';
+import { toDollars } from './money';
+import { cursorOf, type Page, pageOf } from './page';
+
+type ProductRow = typeof products.$inferSelect;
+
+export function toProduct(row: ProductRow, sellerStatus: string | null): Product {
+  return {
+    _id: row.id,
+    modelName: row.modelName,
+    image: row.image,
+    originalPrice: toDollars(row.originalPriceCents),
+    resellPrice: toDollars(row.resellPriceCents),
+    location: row.location,
+    description: row.description,
+    timeOfPost: row.createdAt.toISOString(),
+    timeUsed: row.timeUsed,
+    condition: row.condition as Product['condition'],
+    sellerName: row.sellerName,
+    sellerNumber: row.sellerNumber,
+    email: row.sellerEmail,
+    categoryId: row.categoryId as Product['categoryId'],
+    // The seller's verification is read live, so verifying a seller badges old phones too.
+    userStatus: sellerStatus,
+    status: row.status,
+    specificatons: {
+      ram: row.ram as Product['specificatons']['ram'],
+      storage: row.storage as Product['specificatons']['storage'],
+      color: row.color,
+      battery: row.battery,
+    },
+  };
+}
+
+export function toAdvertisedItem(
+  ad: typeof advertisements.$inferSelect,
+  product: ProductRow,
+): AdvertisedItem {
+  return {
+    _id: ad.id,
+    modelName: product.modelName,
+    image: product.image,
+    price: toDollars(product.resellPriceCents),
+    feature: toProduct(product, null).specificatons,
+    advertiseId: product.id,
+    location: product.location,
+    timeUsed: product.timeUsed,
+    email: product.sellerEmail,
+    categoryId: product.categoryId as AdvertisedItem['categoryId'],
+  };
+}
+
+export async function listCategoryProducts(
+  db: Db,
+  categoryId: string,
+  query: PaginationQuery,
+): Promise<Page<Product>> {
+  const cursor = cursorOf(query);
+  const rows = await db
+    .select({ product: products, sellerStatus: users.userStatus })
+    .from(products)
+    .innerJoin(users, eq(users.email, products.sellerEmail))
+    .where(and(eq(products.categoryId, categoryId), cursor ? lt(products.seq, cursor) : undefined))
+    .orderBy(desc(products.seq))
+    .limit(query.limit + 1);
+  return pageOf(
+    rows,
+    query,
+    (r) => r.product.seq,
+    (r) => toProduct(r.product, r.sellerStatus),
+  );
+}
+
+/** Advertised items whose phone is still unsold, newest advertisement first. */
+export async function listAdvertised(
+  db: Db,
+  query: PaginationQuery,
+): Promise<Page<AdvertisedItem>> {
+  const cursor = cursorOf(query);
+  const rows = await db
+    .select({ ad: advertisements, product: products })
+    .from(advertisements)
+    .innerJoin(products, eq(products.id, advertisements.productId))
+    .where(
+      and(eq(products.status, 'available'), cursor ? lt(advertisements.seq, cursor) : undefined),
+    )
+    .orderBy(desc(advertisements.seq))
+    .limit(query.limit + 1);
+  return pageOf(
+    rows,
+    query,
+    (r) => r.ad.seq,
+    (r) => toAdvertisedItem(r.ad, r.product),
+  );
+}

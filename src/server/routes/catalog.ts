@@ -1,0 +1,53 @@
+/** The public catalog: categories, a category's products, advertised products. */
+import { asc } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { calls, errorSchema } from '../../shared/api';
+import { categories } from '../db/schema';
+import { listAdvertised, listCategoryProducts } from '../repositories/products';
+import { setNextLink } from './next-link';
+
+const catalog: FastifyPluginAsyncZod<{ publicUrl?: string }> = async (app, opts) => {
+  app.get(
+    calls.listCategories.path,
+    { schema: { tags: ['catalog'], response: { 200: calls.listCategories.response } } },
+    async () => {
+      const rows = await app.db.select().from(categories).orderBy(asc(categories.categoryId));
+      return rows.map((c) => ({ _id: c.id, name: c.name, categoryId: c.categoryId as '01' }));
+    },
+  );
+
+  app.get(
+    calls.categoryProducts.path,
+    {
+      schema: {
+        tags: ['catalog'],
+        params: calls.categoryProducts.params,
+        querystring: calls.categoryProducts.query,
+        response: { 200: calls.categoryProducts.response, 400: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const page = await listCategoryProducts(app.db, request.params.id, request.query);
+      setNextLink(request, reply, page.nextCursor, opts.publicUrl);
+      return page.items;
+    },
+  );
+
+  app.get(
+    calls.listAdvertised.path,
+    {
+      schema: {
+        tags: ['catalog'],
+        querystring: calls.listAdvertised.query,
+        response: { 200: calls.listAdvertised.response, 400: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const page = await listAdvertised(app.db, request.query);
+      setNextLink(request, reply, page.nextCursor, opts.publicUrl);
+      return page.items;
+    },
+  );
+};
+
+export default catalog;

@@ -1,0 +1,53 @@
+/** Starts the marketplace: config, database and migrations, demo data on first start, listen. */
+
+import { buildApp, uploadsDirOf } from './app';
+import { type Config, ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { LocalImageStore } from './images/image-store';
+import { DEMO_BUYER, DEMO_SELLERS, hasAnyUser, seedDemo } from './seed/demo';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const database = await openDatabase(
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/db` },
+  );
+  const seeded = config.SEED_DEMO && !(await hasAnyUser(database.db));
+  if (seeded)
+    await seedDemo(database.db, new LocalImageStore(uploadsDirOf(config), { allowSvg: true }));
+
+  const app = await buildApp({ config, database });
+  const close = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', close);
+  process.once('SIGTERM', close);
+
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const shown = config.PUBLIC_URL ?? address.replace(/\/\/(0\.0\.0\.0|\[::\])/, '//localhost');
+  const lines = [`Used-phone marketplace is running at ${shown}`, `  database: ${database.kind}`];
+  if (config.SEED_DEMO) {
+    lines.push('  demo accounts:');
+    for (const s of DEMO_SELLERS)
+      lines.push(`    seller  ${s.email}${s.verified ? ' (verified)' : ''}`);
+    lines.push(`    buyer   ${DEMO_BUYER.email}`);
+  }
+  console.info(lines.join('\n'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

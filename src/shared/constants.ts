@@ -1,0 +1,47 @@
+/** Business constants of spec section 9, shared by server and client. */
+
+export const CATEGORIES = [
+  { categoryId: '01', name: 'Apple' },
+  { categoryId: '02', name: 'Samsung' },
+  { categoryId: '03', name: 'Infinix' },
+  { categoryId: '04', name: 'Oppo' },
+  { categoryId: '05', name: 'Xiaomi' },
+] as const;
+
+export type CategoryCode = (typeof CATEGORIES)[number]['categoryId'];
+export const CATEGORY_CODES = CATEGORIES.map((c) => c.categoryId) as [
+  CategoryCode,
+  ...CategoryCode[],
+];
+
+export const RAM_OPTIONS = ['4 GB', '6 GB', '8 GB', '12 GB', '16 GB'] as const;
+/** '1 GTB' is the spec's spelling of the value; it is shown as '1 TB'. */
+export const STORAGE_OPTIONS = ['32 GB', '64 GB', '128 GB', '256 GB', '1 GTB'] as const;
+export const CONDITION_OPTIONS = ['Brand New', 'Flawless', 'Good', 'Fair', 'Minor Damage'] as const;
+
+export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const;
+export const PASSWORD_MIN_LENGTH = 6;
+
+export const BLOG_PREVIEW_LENGTH = 120;
+export const BLOG_ARTICLE_COUNT = 4;
+export const CAROUSEL_SLIDES = 4;
+
+export const PAGE_LIMIT_DEFAULT = 24;
+export const PAGE_LIMIT_MAX = 100;
+
+export const QUERY_CACHE_MS = 5 * 60 * 1000;
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+
+export const TOAST_LIMIT = 20;
+export const TOAST_GUTTER_PX = 8;
+
+/** Widths (px) of the WebP variants the image host stores; the middle one is `data.url`. */
+export const IMAGE_WIDTHS = [320, 640, 960] as const;
+export const IMAGE_DEFAULT_WIDTH = 640;
+
+export const ACCESS_TOKEN_STORAGE_KEY = 'accessToken';
+
+export const PRODUCT_STATUS = { sold: 'sold', available: 'available' } as const;
+export const ORDER_STATUS = { paid: 'paid', unpaid: 'unpaid' } as const;
+export const USER_STATUS_VERIFIED = 'verified';
+export const USER_TYPES = ['user', 'seller'] as const;
