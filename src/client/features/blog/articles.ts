@@ -1,4 +1,4 @@
-import type { BlogItem } from '../../../shared/entities';
+import type { BlogItem } from '@shared/entities';
 
 export const blogArticles: readonly BlogItem[] = [
   {

@@ -1,0 +1,34 @@
+import { Footer } from '@client/components/layout/footer';
+import { Navbar } from '@client/components/layout/navbar';
+import { Spinner } from '@client/components/ui/spinner';
+import { Outlet, useNavigation } from 'react-router';
+
+/** The public layout: navigation bar, the routed page, footer. */
+export function RootLayout({ children }: { children?: React.ReactNode }) {
+  const navigation = useNavigation();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="btn btn-sm sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50"
+      >
+        Skip to content
+      </a>
+      <Navbar />
+      {navigation.state === 'loading' && (
+        <div
+          className="fixed top-0 right-0 left-0 z-40 h-1 animate-pulse bg-accent"
+          aria-hidden="true"
+        />
+      )}
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:py-8">
+        {children ?? <Outlet />}
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+export function PageFallback() {
+  return <Spinner />;
+}

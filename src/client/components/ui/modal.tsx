@@ -1,0 +1,47 @@
+/**
+ * A modal on the native <dialog>: showModal() makes the rest of the page inert, so focus stays
+ * inside; Escape and the close button close it; focus returns to where it was.
+ */
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+
+type ModalProps = {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  children: ReactNode;
+  actions?: ReactNode;
+};
+
+export function Modal({ open, onClose, title, children, actions }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="modal modal-bottom sm:modal-middle"
+      aria-labelledby={titleId}
+      onClose={onClose}
+    >
+      <div className="modal-box max-h-[85vh]">
+        <h2 id={titleId} className="text-lg font-bold">
+          {title}
+        </h2>
+        <div className="py-4">{children}</div>
+        <div className="modal-action">{actions}</div>
+      </div>
+      <form method="dialog" className="modal-backdrop">
+        <button type="submit" tabIndex={-1} aria-hidden="true">
+          close
+        </button>
+      </form>
+    </dialog>
+  );
+}

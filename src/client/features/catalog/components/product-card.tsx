@@ -1,0 +1,117 @@
+import { formatDate, formatDollars, storageLabel } from '@client/lib/format';
+import { USER_STATUS_VERIFIED } from '@shared/constants';
+import type { Product } from '@shared/entities';
+import { srcSetOf } from '@shared/images';
+import { TEXT } from '@shared/texts';
+
+type ProductCardProps = {
+  product: Product;
+  onWishList?: (product: Product) => void;
+  onBook?: (product: Product) => void;
+};
+
+function Detail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex justify-between gap-2 border-b border-base-200 py-1">
+      <dt className="opacity-70">{label}</dt>
+      <dd className="text-right font-medium">{children}</dd>
+    </div>
+  );
+}
+
+export function ProductCard({
+  product,
+  onWishList,
+  onBook,
+  priority = false,
+}: ProductCardProps & { priority?: boolean }) {
+  const sold = product.status === 'sold';
+  const { ram, storage, color, battery } = product.specificatons;
+  const headingId = `product-${product._id}`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className="card bg-base-100 shadow-sm ring-1 ring-base-300"
+    >
+      <figure className="relative bg-base-200">
+        <img
+          src={product.image}
+          srcSet={srcSetOf(product.image)}
+          sizes="(min-width: 1152px) 560px, (min-width: 768px) 50vw, 100vw"
+          alt={`${product.modelName} in ${color}`}
+          width={800}
+          height={600}
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : 'auto'}
+          decoding="async"
+          className="aspect-[4/3] w-full object-cover"
+        />
+        <span
+          className={`badge absolute top-3 left-3 font-semibold ${sold ? 'badge-error' : 'badge-success'}`}
+        >
+          {sold ? TEXT.product.sold : TEXT.product.unsold}
+        </span>
+      </figure>
+      <div className="card-body gap-3">
+        <div>
+          <h3 id={headingId} className="card-title text-xl">
+            {product.modelName}
+          </h3>
+          <p className="mt-1 text-sm opacity-80">{product.description}</p>
+        </div>
+        <p className="flex items-baseline gap-3">
+          <span className="text-2xl font-bold text-primary">
+            <span className="sr-only">Resale price </span>
+            {formatDollars(product.resellPrice)}
+          </span>
+          <del className="text-sm opacity-70">
+            <span className="sr-only">Original price </span>
+            {formatDollars(product.originalPrice)}
+          </del>
+        </p>
+        <dl className="text-sm">
+          <Detail label="RAM">{ram}</Detail>
+          <Detail label="Storage">{storageLabel(storage)}</Detail>
+          <Detail label="Color">{color}</Detail>
+          <Detail label="Battery">{battery} mAh</Detail>
+          <Detail label="Condition">{product.condition}</Detail>
+          <Detail label="Location">{product.location}</Detail>
+          <Detail label="Time used">{product.timeUsed} months</Detail>
+          <Detail label="Seller">
+            <span className="inline-flex items-center gap-1">
+              {product.sellerName}
+              {product.userStatus === USER_STATUS_VERIFIED && (
+                <span className="badge badge-info badge-sm gap-1" title="Verified seller">
+                  <svg aria-hidden="true" viewBox="0 0 20 20" className="h-3 w-3 fill-current">
+                    <path d="M8 14.2 3.8 10l1.4-1.4L8 11.4l6.8-6.8 1.4 1.4z" />
+                  </svg>
+                  verified
+                </span>
+              )}
+            </span>
+          </Detail>
+          <Detail label="Posted">
+            <time dateTime={product.timeOfPost}>{formatDate(product.timeOfPost)}</time>
+          </Detail>
+        </dl>
+        <div className="card-actions justify-end">
+          <button
+            type="button"
+            className="btn btn-outline btn-secondary"
+            onClick={() => onWishList?.(product)}
+          >
+            {TEXT.product.addToWishList}
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={sold}
+            onClick={() => onBook?.(product)}
+          >
+            {TEXT.product.bookNow}
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}

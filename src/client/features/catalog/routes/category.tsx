@@ -1,0 +1,58 @@
+import { categoryCodeSchema } from '@shared/entities';
+import { TEXT } from '@shared/texts';
+import type { QueryClient } from '@tanstack/react-query';
+import { data, Link, type LoaderFunctionArgs, useParams } from 'react-router';
+import { categoryProductsQueryOptions, useCategoryProducts } from '../api/get-category-products';
+import { ProductCard } from '../components/product-card';
+
+/** The category's first page loads before the page shows; an unknown brand code is a 404. */
+export const categoryLoader =
+  (queryClient: QueryClient) =>
+  async ({ params }: LoaderFunctionArgs) => {
+    const id = categoryCodeSchema.safeParse(params.id);
+    if (!id.success) throw data(null, { status: 404 });
+    await queryClient.ensureInfiniteQueryData(categoryProductsQueryOptions(id.data));
+    return null;
+  };
+
+export function CategoryRoute() {
+  const { id = '' } = useParams();
+  const { data: pages, hasNextPage, fetchNextPage, isFetchingNextPage } = useCategoryProducts(id);
+  const products = pages.pages.flatMap((p) => p.data);
+
+  if (products.length === 0) {
+    return (
+      <section className="flex min-h-[40vh] flex-col items-center justify-center gap-4 text-center">
+        <h1 className="text-2xl font-bold">{TEXT.category.empty}</h1>
+        <Link to="/" className="btn btn-primary">
+          {TEXT.nav.home}
+        </Link>
+      </section>
+    );
+  }
+
+  return (
+    <section aria-labelledby="products-heading" className="space-y-6">
+      <h1 id="products-heading" className="text-3xl font-bold">
+        {TEXT.category.products}
+      </h1>
+      <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
+        {products.map((p, i) => (
+          <ProductCard key={p._id} product={p} priority={i === 0} />
+        ))}
+      </div>
+      {hasNextPage && (
+        <div className="flex justify-center">
+          <button
+            type="button"
+            className="btn btn-outline btn-wide"
+            onClick={() => fetchNextPage()}
+            disabled={isFetchingNextPage}
+          >
+            {isFetchingNextPage ? 'Loading…' : 'Show more phones'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

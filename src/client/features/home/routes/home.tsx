@@ -1,0 +1,27 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { advertisedQueryOptions } from '../api/get-advertised';
+import { categoriesQueryOptions } from '../api/get-categories';
+import { AdvertisedGrid } from '../components/advertised-grid';
+import { Carousel } from '../components/carousel';
+import { CategoriesGrid } from '../components/categories-grid';
+import { Feedback } from '../components/feedback';
+
+/** Both lists load before the page shows, so nothing below them jumps. */
+export const homeLoader = (queryClient: QueryClient) => async () => {
+  await Promise.all([
+    queryClient.ensureQueryData(categoriesQueryOptions()),
+    queryClient.ensureQueryData(advertisedQueryOptions()),
+  ]);
+  return null;
+};
+
+export function HomeRoute() {
+  return (
+    <div className="space-y-12">
+      <Carousel />
+      <CategoriesGrid />
+      <AdvertisedGrid />
+      <Feedback />
+    </div>
+  );
+}

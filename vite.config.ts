@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { precompress } from './scripts/vite-precompress.ts';
+
+const apiTarget = `http://localhost:${process.env.API_PORT ?? 3000}`;
+
+export default defineConfig({
+  root: 'src/client',
+  publicDir: '../../public',
+  plugins: [react(), tailwindcss(), precompress()],
+  resolve: {
+    alias: {
+      '@shared': fileURLToPath(new URL('./src/shared', import.meta.url)),
+      '@client': fileURLToPath(new URL('./src/client', import.meta.url)),
+    },
+  },
+  build: {
+    outDir: '../../dist/client',
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0,
+  },
+  server: {
+    proxy: { '/api': apiTarget, '/images': apiTarget },
+  },
+});
