@@ -32,7 +32,7 @@ export default fp(async function client(
       prefix: '/',
       preCompressed: true,
       cacheControl: false,
-      index: false,
+      index: ['index.html'],
       wildcard: true,
       setHeaders: (reply, file) => {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);

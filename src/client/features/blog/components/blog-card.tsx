@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { previewOf } from '../preview';
 
 export function BlogCard({ article }: { article: BlogItem }) {
+  // Mounted only while open, so the full answers stay out of the page until asked for.
   const [open, setOpen] = useState(false);
   return (
     <article className="card bg-base-100 shadow-sm ring-1 ring-base-300">
@@ -23,22 +24,24 @@ export function BlogCard({ article }: { article: BlogItem }) {
           </button>
         </p>
       </div>
-      <Modal
-        open={open}
-        onClose={() => setOpen(false)}
-        title={article.question}
-        actions={
-          <button type="button" className="btn" onClick={() => setOpen(false)}>
-            {TEXT.blog.close}
-          </button>
-        }
-      >
-        <div className="space-y-3">
-          {article.answer.split('\n\n').map((paragraph) => (
-            <p key={paragraph.slice(0, 40)}>{paragraph}</p>
-          ))}
-        </div>
-      </Modal>
+      {open && (
+        <Modal
+          open
+          onClose={() => setOpen(false)}
+          title={article.question}
+          actions={
+            <button type="button" className="btn" onClick={() => setOpen(false)}>
+              {TEXT.blog.close}
+            </button>
+          }
+        >
+          <div className="space-y-3">
+            {article.answer.split('\n\n').map((paragraph) => (
+              <p key={paragraph.slice(0, 40)}>{paragraph}</p>
+            ))}
+          </div>
+        </Modal>
+      )}
     </article>
   );
 }

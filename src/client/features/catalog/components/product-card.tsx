@@ -79,7 +79,7 @@ export function ProductCard({
           <Detail label="Time used">{product.timeUsed} months</Detail>
           <Detail label="Seller">
             <span className="inline-flex items-center gap-1">
-              {product.sellerName}
+              <span>{product.sellerName}</span>
               {product.userStatus === USER_STATUS_VERIFIED && (
                 <span className="badge badge-info badge-sm gap-1" title="Verified seller">
                   <svg aria-hidden="true" viewBox="0 0 20 20" className="h-3 w-3 fill-current">

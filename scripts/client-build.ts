@@ -1,0 +1,52 @@
+/** Builds the client when the build is missing or older than its sources (by content hash). */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const OUT = path.join(ROOT, 'dist', 'client');
+const STAMP = path.join(OUT, '.build-hash');
+const INPUTS = [
+  'src/client',
+  'src/shared',
+  'public',
+  'vite.config.ts',
+  'scripts/vite-precompress.ts',
+  'package-lock.json',
+];
+
+async function* filesOf(target: string): AsyncGenerator<string> {
+  if (!existsSync(target)) return;
+  const entries = await readdir(target, { withFileTypes: true }).catch(() => null);
+  if (!entries) {
+    yield target;
+    return;
+  }
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(target, entry.name);
+    if (entry.isDirectory()) yield* filesOf(full);
+    else if (!/\.test\.tsx?$/.test(entry.name)) yield full;
+  }
+}
+
+export async function sourceHash(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const input of INPUTS) {
+    for await (const file of filesOf(path.join(ROOT, input))) {
+      hash.update(path.relative(ROOT, file));
+      hash.update(await readFile(file));
+    }
+  }
+  return hash.digest('hex');
+}
+
+export async function ensureClientBuild(): Promise<void> {
+  const hash = await sourceHash();
+  const current = existsSync(STAMP) ? (await readFile(STAMP, 'utf8')).trim() : null;
+  if (current === hash && existsSync(path.join(OUT, 'index.html'))) return;
+  console.info(current ? 'Client sources changed: rebuilding the client…' : 'Building the client…');
+  const { build } = await import('vite');
+  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  await writeFile(STAMP, hash);
+}

@@ -1,0 +1,86 @@
+/** The storefront the browser tests see: known phones in four brands, none in Xiaomi ('05'). */
+import type { Db } from '../../src/server/db/client';
+import type { ImageStore } from '../../src/server/images/image-store';
+import { phoneSvg } from '../../src/server/seed/phone-art';
+import { advertise, createProduct, createSeller } from '../helpers/factories';
+
+export const FIXTURE = {
+  verifiedSeller: { name: 'Vera Verified', email: 'vera@e2e.example' },
+  plainSeller: { name: 'Paul Plain', email: 'paul@e2e.example' },
+  featured: {
+    modelName: 'iPhone 14 Pro',
+    description: 'Always-on display, no scratches, box included.',
+    ram: '6 GB',
+    storage: '1 GTB',
+    color: 'Gold',
+    battery: 3200,
+    resellPrice: 749,
+    originalPrice: 1099,
+    location: 'Seattle, WA',
+    timeUsed: 12,
+    postedAt: new Date('2026-10-05T12:00:00Z'),
+  },
+  sold: { modelName: 'iPhone 12 mini' },
+  plain: { modelName: 'iPhone SE (2022)' },
+  samsung: { modelName: 'Galaxy S22' },
+  advertised: ['Galaxy S22', 'Oppo Reno 10'],
+} as const;
+
+export async function seedFixture(db: Db, images: ImageStore): Promise<void> {
+  const image = async (color: string, code: '01' | '02' | '03' | '04') =>
+    (await images.save(Buffer.from(phoneSvg(code, color)))).url;
+  const vera = await createSeller(db, { ...FIXTURE.verifiedSeller, userStatus: 'verified' });
+  const paul = await createSeller(db, FIXTURE.plainSeller);
+  const f = FIXTURE.featured;
+
+  await createProduct(db, paul, {
+    categoryId: '01',
+    modelName: FIXTURE.sold.modelName,
+    status: 'sold',
+    image: await image('Red', '01'),
+  });
+  await createProduct(db, paul, {
+    categoryId: '01',
+    modelName: FIXTURE.plain.modelName,
+    image: await image('White', '01'),
+  });
+  await createProduct(db, vera, {
+    categoryId: '01',
+    modelName: f.modelName,
+    description: f.description,
+    ram: f.ram,
+    storage: f.storage,
+    color: f.color,
+    battery: f.battery,
+    resellPriceCents: f.resellPrice * 100,
+    originalPriceCents: f.originalPrice * 100,
+    location: f.location,
+    timeUsed: f.timeUsed,
+    createdAt: f.postedAt,
+    image: await image(f.color, '01'),
+  });
+  const samsung = await createProduct(db, vera, {
+    categoryId: '02',
+    modelName: FIXTURE.samsung.modelName,
+    image: await image('Black', '02'),
+  });
+  await createProduct(db, paul, {
+    categoryId: '03',
+    modelName: 'Infinix Note 30',
+    image: await image('Blue', '03'),
+  });
+  const oppo = await createProduct(db, paul, {
+    categoryId: '04',
+    modelName: 'Oppo Reno 10',
+    image: await image('Silver', '04'),
+  });
+  const soldOppo = await createProduct(db, paul, {
+    categoryId: '04',
+    modelName: 'Oppo A57',
+    status: 'sold',
+    image: await image('Black', '04'),
+  });
+  await advertise(db, samsung);
+  await advertise(db, oppo);
+  await advertise(db, soldOppo);
+}

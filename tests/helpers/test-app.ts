@@ -1,0 +1,60 @@
+/** Builds the real app on a database of its own for one test file. */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { type Database, openDatabase } from '../../src/server/db/client';
+import { TEMPLATE_DB, withDatabase } from './postgres-url';
+
+export async function createTestDatabase(): Promise<Database> {
+  const url = inject('postgresUrl');
+  if (url) {
+    const name = `phone_market_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+    await admin.end();
+    const database = await openDatabase({ url: withDatabase(url, name) });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        const dropper = new pg.Client({ connectionString: url });
+        await dropper.connect();
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropper.end();
+      },
+    };
+  }
+  const dump = await readFile(inject('pgliteDump'));
+  return openDatabase({ loadDataDir: new Blob([dump]) });
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: Database;
+  dataDir: string;
+  close: () => Promise<void>;
+};
+
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-data-'));
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env });
+  const app = await buildApp({ config, database });
+  return {
+    app,
+    database,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
