@@ -1,0 +1,77 @@
+import type { Product } from '@shared/entities';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ProductCard } from './product-card';
+
+const product: Product = {
+  _id: '7b0a3c1e-0000-4000-8000-000000000001',
+  modelName: 'Galaxy S23 Ultra',
+  image: '/images/0123456789abcdef0123456789abcdef-640.webp',
+  originalPrice: 1199,
+  resellPrice: 829.5,
+  location: 'Seattle, WA',
+  description: 'With S Pen, no burn-in.',
+  timeOfPost: '2026-11-02T09:30:00.000Z',
+  timeUsed: 10,
+  condition: 'Flawless',
+  sellerName: 'Maya Chen',
+  sellerNumber: '+1 512 555 0143',
+  email: 'seller@example.com',
+  categoryId: '02',
+  userStatus: 'verified',
+  status: 'available',
+  specificatons: { ram: '12 GB', storage: '1 GTB', color: 'Green', battery: 5000 },
+};
+
+describe('ProductCard', () => {
+  it('shows every field of the spec', () => {
+    render(<ProductCard product={product} />);
+    const card = screen.getByRole('article', { name: 'Galaxy S23 Ultra' });
+    const img = within(card).getByRole('img', { name: 'Galaxy S23 Ultra in Green' });
+    expect(img).toHaveAttribute('srcset', expect.stringContaining('-320.webp 320w'));
+    expect(img).toHaveAttribute('width', '800');
+    for (const text of [
+      'With S Pen, no burn-in.',
+      '12 GB',
+      '1 TB',
+      'Green',
+      '5000 mAh',
+      'Seattle, WA',
+      '10 months',
+      'Maya Chen',
+      'Nov 2, 2026',
+      'Unsold',
+    ]) {
+      expect(within(card).getByText(text)).toBeInTheDocument();
+    }
+    expect(within(card).getByText('Resale price', { exact: false }).parentElement).toHaveTextContent('Resale price $829.50');
+    expect(within(card).getByText('Original price', { exact: false }).parentElement).toHaveTextContent(
+      'Original price $1199',
+    );
+  });
+
+  it('shows the verified badge only for a verified seller', () => {
+    const { rerender } = render(<ProductCard product={product} />);
+    expect(screen.getByTitle('Verified seller')).toBeInTheDocument();
+    rerender(<ProductCard product={{ ...product, userStatus: null }} />);
+    expect(screen.queryByTitle('Verified seller')).not.toBeInTheDocument();
+  });
+
+  it('shows Sold and disables Book Now for a sold phone', () => {
+    render(<ProductCard product={{ ...product, status: 'sold' }} />);
+    expect(screen.getByText('Sold')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Book Now' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Add to Wish List' })).toBeEnabled();
+  });
+
+  it('hands the phone to the booking and wish-list actions', async () => {
+    const onBook = vi.fn();
+    const onWishList = vi.fn();
+    render(<ProductCard product={product} onBook={onBook} onWishList={onWishList} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Book Now' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add to Wish List' }));
+    expect(onBook).toHaveBeenCalledWith(product);
+    expect(onWishList).toHaveBeenCalledWith(product);
+  });
+});
