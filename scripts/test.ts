@@ -12,7 +12,12 @@ const RESULTS = 'test-results';
 type Counts = { passed: number; failed: number; skipped: number };
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
 
-function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+function run(
+  title: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   console.info(`\n▶ ${title}`);
   const result = spawnSync(command, args, { stdio: 'inherit', env });
   if (result.status !== 0) {
@@ -24,7 +29,20 @@ function run(title: string, command: string, args: string[], env: NodeJS.Process
 
 function vitest(title: string, project: string, env: NodeJS.ProcessEnv): void {
   const report = path.join(RESULTS, `vitest-${title.replace(/\W+/g, '-').toLowerCase()}.json`);
-  run(title, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env);
+  run(
+    title,
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--project',
+      project,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
+    env,
+  );
   count(report, (r) => ({
     passed: r.numPassedTests ?? 0,
     failed: r.numFailedTests ?? 0,
@@ -58,7 +76,12 @@ else console.info('\n▷ api on PostgreSQL: skipped (set TEST_DATABASE_URL to ru
 ensureChromium();
 run('end-to-end (Playwright, Chromium)', 'npx', ['playwright', 'test']);
 count(path.join(RESULTS, 'e2e.json'), (r) => {
-  const stats = r.stats as unknown as { expected: number; unexpected: number; flaky: number; skipped: number };
+  const stats = r.stats as unknown as {
+    expected: number;
+    unexpected: number;
+    flaky: number;
+    skipped: number;
+  };
   return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
 });
 summarize();

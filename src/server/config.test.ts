@@ -4,16 +4,21 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('runs on a fresh machine with no variables set', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 3000, HOST: '0.0.0.0', SEED_DEMO: true, ADMIN_EMAILS: [], LOG_LEVEL: 'info' });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      SEED_DEMO: true,
+      ADMIN_EMAILS: [],
+      LOG_LEVEL: 'info',
+    });
     expect(config.DATA_DIR).toMatch(/data$/);
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
   it('reads admin e-mails as a trimmed, lower-cased list', () => {
-    expect(loadConfig({ ADMIN_EMAILS: ' Boss@Example.com, ops@example.com ,' }).ADMIN_EMAILS).toEqual([
-      'boss@example.com',
-      'ops@example.com',
-    ]);
+    expect(
+      loadConfig({ ADMIN_EMAILS: ' Boss@Example.com, ops@example.com ,' }).ADMIN_EMAILS,
+    ).toEqual(['boss@example.com', 'ops@example.com']);
   });
 
   it('turns demo data off with SEED_DEMO=0', () => {

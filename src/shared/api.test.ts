@@ -14,9 +14,12 @@ describe('dollarsInputSchema', () => {
     expect(dollarsInputSchema.parse(input)).toBe(dollars);
   });
 
-  it.each([0, -5, '12.345', 'twelve', '', '1e3', Number.NaN, 2_000_000, null])('refuses %j', (input) => {
-    expect(dollarsInputSchema.safeParse(input).success).toBe(false);
-  });
+  it.each([0, -5, '12.345', 'twelve', '', '1e3', Number.NaN, 2_000_000, null])(
+    'refuses %j',
+    (input) => {
+      expect(dollarsInputSchema.safeParse(input).success).toBe(false);
+    },
+  );
 });
 
 describe('emailSchema', () => {
@@ -36,7 +39,9 @@ describe('paginationQuerySchema', () => {
 
 describe('nextLink', () => {
   it('finds the next URL among other relations', () => {
-    expect(nextLink('</api/x?cursor=1>; rel="prev", </api/x?cursor=9>; rel="next"')).toBe('/api/x?cursor=9');
+    expect(nextLink('</api/x?cursor=1>; rel="prev", </api/x?cursor=9>; rel="next"')).toBe(
+      '/api/x?cursor=9',
+    );
   });
   it('answers null without a next relation', () => {
     expect(nextLink(undefined)).toBeNull();
@@ -46,7 +51,9 @@ describe('nextLink', () => {
 
 describe('apiPath', () => {
   it('fills and encodes path parameters under /api', () => {
-    expect(apiPath('/users/admin/:email', { email: 'a+b@example.com' })).toBe('/api/users/admin/a%2Bb%40example.com');
+    expect(apiPath('/users/admin/:email', { email: 'a+b@example.com' })).toBe(
+      '/api/users/admin/a%2Bb%40example.com',
+    );
   });
   it('refuses a missing parameter', () => {
     expect(() => apiPath('/category/:id')).toThrow(/id/);

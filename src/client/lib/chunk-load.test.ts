@@ -20,7 +20,9 @@ describe('loadChunk', () => {
   });
 
   it('reports a failed import as a ChunkLoadError', async () => {
-    const error = await loadChunk(() => Promise.reject(new TypeError('Failed to fetch'))).catch((e) => e);
+    const error = await loadChunk(() => Promise.reject(new TypeError('Failed to fetch'))).catch(
+      (e) => e,
+    );
     expect(isChunkLoadError(error)).toBe(true);
   });
 

@@ -14,7 +14,10 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 const jpegWithGps = () =>
   sharp({ create: { width: 1200, height: 900, channels: 3, background: '#3355aa' } })
     .jpeg()
-    .withExif({ IFD0: { Make: 'PhoneCo' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '47/1 36/1 0/1' } })
+    .withExif({
+      IFD0: { Make: 'PhoneCo' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '47/1 36/1 0/1' },
+    })
     .toBuffer();
 
 describe('LocalImageStore', () => {
@@ -46,7 +49,10 @@ describe('LocalImageStore', () => {
   it.each([
     ['a text file', Buffer.from('just some text, not a photo')],
     ['an empty file', Buffer.alloc(0)],
-    ['an SVG upload', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')],
+    [
+      'an SVG upload',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
+    ],
   ])('refuses %s and stores nothing', async (_name, bytes) => {
     await expect(new LocalImageStore(dir).save(bytes)).rejects.toBeInstanceOf(InvalidImageError);
     expect(await readdir(dir).catch(() => [])).toHaveLength(0);

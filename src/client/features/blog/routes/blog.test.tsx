@@ -21,7 +21,9 @@ describe('BlogRoute', () => {
     render(<BlogRoute />);
     for (const [i, card] of screen.getAllByRole('article').entries()) {
       const answer = blogArticles[i]?.answer ?? '';
-      const paragraph = within(card).getByText((_, el) => el?.tagName === 'P' && el.textContent?.startsWith(answer.slice(0, 20)) === true);
+      const paragraph = within(card).getByText(
+        (_, el) => el?.tagName === 'P' && el.textContent?.startsWith(answer.slice(0, 20)) === true,
+      );
       expect(paragraph.textContent).toContain(answer.slice(0, 120));
       expect(paragraph.textContent).not.toContain(answer.slice(0, 121));
       expect(within(paragraph).getByRole('button', { name: /read more/ })).toBeInTheDocument();

@@ -45,10 +45,12 @@ describe('ProductCard', () => {
     ]) {
       expect(within(card).getByText(text)).toBeInTheDocument();
     }
-    expect(within(card).getByText('Resale price', { exact: false }).parentElement).toHaveTextContent('Resale price $829.50');
-    expect(within(card).getByText('Original price', { exact: false }).parentElement).toHaveTextContent(
-      'Original price $1199',
-    );
+    expect(
+      within(card).getByText('Resale price', { exact: false }).parentElement,
+    ).toHaveTextContent('Resale price $829.50');
+    expect(
+      within(card).getByText('Original price', { exact: false }).parentElement,
+    ).toHaveTextContent('Original price $1199');
   });
 
   it('shows the verified badge only for a verified seller', () => {

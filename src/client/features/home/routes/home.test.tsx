@@ -46,7 +46,9 @@ describe('HomeRoute', () => {
 
   it('hides the advertised grid when nothing is advertised', () => {
     renderHome([]);
-    expect(screen.queryByRole('heading', { name: 'Advertise of Products' })).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { name: 'Advertise of Products' }),
+    ).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'User Feedback About Us' })).toBeInTheDocument();
   });
 
