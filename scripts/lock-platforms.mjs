@@ -5,7 +5,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const file = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(file, 'utf8'));
-const has = (name) => Object.keys(lock.packages).some((k) => k === `node_modules/${name}` || k.endsWith(`/node_modules/${name}`));
+const has = (name) =>
+  Object.keys(lock.packages).some(
+    (k) => k === `node_modules/${name}` || k.endsWith(`/node_modules/${name}`),
+  );
 
 let added = 0;
 for (const [key, pkg] of Object.entries(lock.packages)) {
