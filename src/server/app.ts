@@ -5,50 +5,91 @@
 import path from 'node:path';
 import sensible from '@fastify/sensible';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import {
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { API_BASE, type ClientConfig } from '../shared/api';
+import { AccessTokens } from './auth/access-tokens';
+import { createIdentityProvider, type IdentityProvider } from './auth/identity-provider';
+import { loadSecret } from './auth/secrets';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
 import openapiPlugin from './plugins/openapi';
 import securityPlugin from './plugins/security';
 import catalogRoutes from './routes/catalog';
+import identityRoutes from './routes/identity';
 import systemRoutes from './routes/system';
+import usersRoutes from './routes/users';
+import { DEMO_ADMIN } from './seed/demo';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}
+
+export type AppServices = {
+  identity: IdentityProvider;
+  accessTokens: AccessTokens;
+  adminEmails: ReadonlySet<string>;
+};
 
 export type AppOptions = {
   config: Config;
   database: Database;
+  services?: AppServices;
 };
+
+/** The identity provider and token signer, with secrets from env or generated into DATA_DIR. */
+export async function createServices(config: Config, database: Database): Promise<AppServices> {
+  const [authSecret, jwtSecret] = await Promise.all([
+    loadSecret(config.DATA_DIR, 'auth-secret', config.BETTER_AUTH_SECRET),
+    loadSecret(config.DATA_DIR, 'jwt-secret', config.JWT_SECRET),
+  ]);
+  const adminEmails = new Set(config.ADMIN_EMAILS);
+  if (config.SEED_DEMO) adminEmails.add(DEMO_ADMIN.email);
+  return {
+    identity: createIdentityProvider(database.db, config, authSecret),
+    accessTokens: new AccessTokens(jwtSecret),
+    adminEmails,
+  };
+}
 
 export const uploadsDirOf = (config: Config) => path.join(config.DATA_DIR, 'uploads');
 
-export function clientConfigOf(_config: Config): ClientConfig {
+export function clientConfigOf(services: AppServices): ClientConfig {
   return {
-    identity: { google: false },
+    identity: { google: services.identity.googleEnabled },
     payments: { provider: 'embedded', publishableKey: null },
     images: { provider: 'embedded', uploadUrl: `${API_BASE}/images` },
   };
 }
 
 export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
+  fastify.decorate('config', opts.config);
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
   await fastify.register(sensible);
   await fastify.register(errorsPlugin);
   await fastify.register(securityPlugin);
   await fastify.register(databasePlugin, { database: opts.database });
+  const services = opts.services ?? (await createServices(opts.config, opts.database));
+  await fastify.register(authPlugin, services);
   await fastify.register(openapiPlugin);
+  await fastify.register(identityRoutes);
 
   await fastify.register(
     async (api) => {
-      await api.register(catalogRoutes, { publicUrl: opts.config.PUBLIC_URL });
-      await api.register(systemRoutes, { clientConfig: clientConfigOf(opts.config) });
+      await api.register(catalogRoutes);
+      await api.register(usersRoutes);
+      await api.register(systemRoutes, { clientConfig: clientConfigOf(services) });
     },
     { prefix: API_BASE },
   );
@@ -73,7 +114,8 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     ...serverOptions,
   }).withTypeProvider<ZodTypeProvider>();
-  await fastify.register(app, opts);
+  // Unencapsulated, so tests and server.ts reach the decorations (db, identity) on the root.
+  await fastify.register(fp(app), opts);
   await fastify.ready();
   return fastify;
 }

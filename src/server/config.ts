@@ -30,6 +30,16 @@ const envSchema = z.object({
     .pipe(z.array(z.email({ error: 'must be a comma-separated list of e-mail addresses' }))),
   PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Signs identity sessions; generated once into DATA_DIR when unset. */
+  BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Signs the product server's access tokens; generated once into DATA_DIR when unset. */
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The OpenID Connect issuer standing for Google (tests point it at a local provider). */
+  GOOGLE_ISSUER: z
+    .url({ error: 'must be an absolute http(s) URL' })
+    .default('https://accounts.google.com'),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'DATA_DIR'> & {

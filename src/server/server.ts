@@ -1,10 +1,17 @@
 /** Starts the marketplace: config, database and migrations, demo data on first start, listen. */
 
-import { buildApp, uploadsDirOf } from './app';
+import { buildApp, createServices, uploadsDirOf } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { LocalImageStore } from './images/image-store';
-import { DEMO_BUYER, DEMO_SELLERS, hasAnyUser, seedDemo } from './seed/demo';
+import {
+  DEMO_ADMIN,
+  DEMO_BUYER,
+  DEMO_SELLERS,
+  demoPassword,
+  hasAnyUser,
+  seedDemo,
+} from './seed/demo';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -21,11 +28,14 @@ async function main(): Promise<void> {
   const database = await openDatabase(
     config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/db` },
   );
-  const seeded = config.SEED_DEMO && !(await hasAnyUser(database.db));
-  if (seeded)
-    await seedDemo(database.db, new LocalImageStore(uploadsDirOf(config), { allowSvg: true }));
+  const services = await createServices(config, database);
+  const password = config.SEED_DEMO ? await demoPassword(config.DATA_DIR) : '';
+  if (config.SEED_DEMO && !(await hasAnyUser(database.db))) {
+    const images = new LocalImageStore(uploadsDirOf(config), { allowSvg: true });
+    await seedDemo(database.db, images, services.identity, password);
+  }
 
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, services });
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();

@@ -2,15 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadsDirOf } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { LocalImageStore } from '../../src/server/images/image-store';
-import { DEMO_SELLERS, hasAnyUser, seedDemo } from '../../src/server/seed/demo';
+import {
+  DEMO_ADMIN,
+  DEMO_BUYER,
+  DEMO_SELLERS,
+  hasAnyUser,
+  seedDemo,
+} from '../../src/server/seed/demo';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
+const PASSWORD = 'Demo-Pass1!';
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();
   expect(await hasAnyUser(t.database.db)).toBe(false);
   const uploads = uploadsDirOf(loadConfig({ DATA_DIR: t.dataDir }));
-  await seedDemo(t.database.db, new LocalImageStore(uploads, { allowSvg: true }));
+  const images = new LocalImageStore(uploads, { allowSvg: true });
+  await seedDemo(t.database.db, images, t.app.identity, PASSWORD);
 });
 afterAll(() => t.close());
 
@@ -43,5 +51,19 @@ describe('demo data', () => {
       expect(res.statusCode).toBe(200);
       expect(res.rawPayload.subarray(8, 12).toString()).toBe('WEBP');
     }
+  });
+
+  it('creates demo accounts that sign in with the demo password, with their roles', async () => {
+    for (const account of [DEMO_ADMIN, DEMO_BUYER, ...DEMO_SELLERS]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        payload: { email: account.email, password: PASSWORD },
+      });
+      expect(res.statusCode, account.email).toBe(200);
+    }
+    expect((await all(`/api/users/admin/${DEMO_ADMIN.email}`)).isAdmin).toBe(true);
+    expect((await all(`/api/users/seller/${DEMO_SELLERS[0].email}`)).isSeller).toBe(true);
+    expect((await all(`/api/users/seller/${DEMO_BUYER.email}`)).isSeller).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { categories } from '../db/schema';
 import { listAdvertised, listCategoryProducts } from '../repositories/products';
 import { setNextLink } from './next-link';
 
-const catalog: FastifyPluginAsyncZod<{ publicUrl?: string }> = async (app, opts) => {
+const catalog: FastifyPluginAsyncZod = async (app) => {
   app.get(
     calls.listCategories.path,
     { schema: { tags: ['catalog'], response: { 200: calls.listCategories.response } } },
@@ -28,7 +28,7 @@ const catalog: FastifyPluginAsyncZod<{ publicUrl?: string }> = async (app, opts)
     },
     async (request, reply) => {
       const page = await listCategoryProducts(app.db, request.params.id, request.query);
-      setNextLink(request, reply, page.nextCursor, opts.publicUrl);
+      setNextLink(request, reply, page.nextCursor);
       return page.items;
     },
   );
@@ -44,7 +44,7 @@ const catalog: FastifyPluginAsyncZod<{ publicUrl?: string }> = async (app, opts)
     },
     async (request, reply) => {
       const page = await listAdvertised(app.db, request.query);
-      setNextLink(request, reply, page.nextCursor, opts.publicUrl);
+      setNextLink(request, reply, page.nextCursor);
       return page.items;
     },
   );

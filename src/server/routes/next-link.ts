@@ -5,8 +5,8 @@ export function setNextLink(
   request: FastifyRequest,
   reply: FastifyReply,
   nextCursor: string | null,
-  publicUrl?: string,
 ): void {
+  const publicUrl = request.server.config.PUBLIC_URL;
   if (!nextCursor) return;
   const url = new URL(request.url, 'http://placeholder');
   url.searchParams.set('cursor', nextCursor);

@@ -1,6 +1,9 @@
 /** Demo data for a fresh machine: sellers (one verified), a buyer, ~40 phones, some sold, five advertised. */
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { CategoryCode } from '../../shared/constants';
+import type { IdentityProvider } from '../auth/identity-provider';
+import { loadSecret } from '../auth/secrets';
 import type { Db } from '../db/client';
 import { advertisements, products, users } from '../db/schema';
 import type { ImageStore } from '../images/image-store';
@@ -560,6 +563,16 @@ export const DEMO_SELLERS = [
   },
 ] as const;
 export const DEMO_BUYER = { name: 'Sam Rivera', email: 'buyer@example.com' } as const;
+export const DEMO_ADMIN = { name: 'Alex Admin', email: 'admin@example.com' } as const;
+
+/** One password for every demo account, made on the first start and kept in DATA_DIR. */
+export const demoPassword = (dataDir: string) =>
+  loadSecret(
+    dataDir,
+    'demo-password',
+    undefined,
+    () => `Demo-${randomBytes(6).toString('base64url')}a7!`,
+  );
 
 const LOCATIONS = [
   'Austin, TX',
@@ -579,7 +592,16 @@ export async function hasAnyUser(db: Db): Promise<boolean> {
 }
 
 /** Inserts the demo data; older phones first so that `seq` follows `timeOfPost`. */
-export async function seedDemo(db: Db, images: ImageStore, now = new Date()): Promise<void> {
+export async function seedDemo(
+  db: Db,
+  images: ImageStore,
+  identity: IdentityProvider,
+  password: string,
+  now = new Date(),
+): Promise<void> {
+  for (const account of [...DEMO_SELLERS, DEMO_BUYER, DEMO_ADMIN]) {
+    await identity.createIdentity({ email: account.email, name: account.name, password });
+  }
   const imageUrls = new Map<string, string>();
   for (const [categoryId, , , , color] of LISTINGS) {
     const key = `${categoryId}:${color}`;
@@ -597,6 +619,7 @@ export async function seedDemo(db: Db, images: ImageStore, now = new Date()): Pr
         userStatus: s.verified ? 'verified' : null,
       })),
       { name: DEMO_BUYER.name, email: DEMO_BUYER.email, type: 'user' as const },
+      { name: DEMO_ADMIN.name, email: DEMO_ADMIN.email, type: 'user' as const },
     ]);
     const inserted = await tx
       .insert(products)

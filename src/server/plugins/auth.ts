@@ -1,0 +1,96 @@
+/**
+ * The one authorization layer: the bearer token gives the caller, looked up fresh in the
+ * database on every call (so a deleted account's token stops working at once); helpers
+ * require a role or ownership. 401 for a missing, expired or forged token; 403 otherwise.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AccessTokens } from '../auth/access-tokens';
+import type { IdentityProvider } from '../auth/identity-provider';
+import { users } from '../db/schema';
+
+export type Caller = {
+  email: string;
+  name: string;
+  type: 'user' | 'seller';
+  userStatus: string | null;
+  isAdmin: boolean;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: IdentityProvider;
+    accessTokens: AccessTokens;
+    adminEmails: ReadonlySet<string>;
+    /** preHandler: a valid bearer token of an existing account. */
+    authenticate: (request: FastifyRequest) => Promise<void>;
+    /** preHandler after `authenticate`: an admin. */
+    requireAdmin: (request: FastifyRequest) => Promise<void>;
+    /** preHandler after `authenticate`: a seller. */
+    requireSeller: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+/** The caller set by `authenticate`; routes that use it run after it. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw request.server.httpErrors.unauthorized('Sign in first');
+  return request.caller;
+}
+
+/** 403 unless the caller is the owner of `email` (or an admin, where admins may act). */
+export function assertOwner(
+  request: FastifyRequest,
+  email: string,
+  { adminMay = false } = {},
+): Caller {
+  const caller = callerOf(request);
+  if (caller.email === email.toLowerCase() || (adminMay && caller.isAdmin)) return caller;
+  throw request.server.httpErrors.forbidden('You may only act on your own account');
+}
+
+type AuthOptions = {
+  identity: IdentityProvider;
+  accessTokens: AccessTokens;
+  adminEmails: ReadonlySet<string>;
+};
+
+export default fp(async function auth(app: FastifyInstance, opts: AuthOptions) {
+  app.decorate('identity', opts.identity);
+  app.decorate('accessTokens', opts.accessTokens);
+  app.decorate('adminEmails', opts.adminEmails);
+  app.decorateRequest('caller', null);
+
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const header = request.headers.authorization ?? '';
+    const match = /^bearer\s+(\S+)$/i.exec(header.trim());
+    if (!match?.[1]) throw app.httpErrors.unauthorized('Missing access token');
+    const verified = await opts.accessTokens.verify(match[1]);
+    if ('error' in verified) {
+      throw app.httpErrors.unauthorized(
+        verified.error === 'expired' ? 'Access token expired' : 'Invalid access token',
+      );
+    }
+    const [row] = await app.db.select().from(users).where(eq(users.email, verified.email)).limit(1);
+    if (!row) throw app.httpErrors.unauthorized('This account no longer exists');
+    request.caller = {
+      email: row.email,
+      name: row.name,
+      type: row.type,
+      userStatus: row.userStatus,
+      isAdmin: opts.adminEmails.has(row.email),
+    };
+  });
+
+  app.decorate('requireAdmin', async (request: FastifyRequest) => {
+    if (!callerOf(request).isAdmin) throw app.httpErrors.forbidden('Only an admin may do this');
+  });
+
+  app.decorate('requireSeller', async (request: FastifyRequest) => {
+    if (callerOf(request).type !== 'seller')
+      throw app.httpErrors.forbidden('Only a seller may do this');
+  });
+});
