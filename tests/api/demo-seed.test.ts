@@ -9,6 +9,7 @@ import {
   hasAnyUser,
   seedDemo,
 } from '../../src/server/seed/demo';
+import { SAME_SITE } from '../helpers/accounts';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const PASSWORD = 'Demo-Pass1!';
@@ -58,6 +59,7 @@ describe('demo data', () => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/auth/sign-in/email',
+        headers: SAME_SITE,
         payload: { email: account.email, password: PASSWORD },
       });
       expect(res.statusCode, account.email).toBe(200);

@@ -61,6 +61,9 @@ export function createIdentityProvider(db: Db, config: Config, secret: string): 
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     advanced: {
+      // Explicit, so the origin and CSRF checks also run under test runners (Better Auth skips them there).
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
       useSecureCookies: config.PUBLIC_URL?.startsWith('https://') ?? false,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
     },

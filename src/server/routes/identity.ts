@@ -15,8 +15,34 @@ function identityError(reply: FastifyReply, status: number, code: string, messag
   return reply.code(status).send({ code, message });
 }
 
+/**
+ * Browsers send Origin on every POST; it must be the public address, or else the origin the
+ * request was made to (so localhost, 127.0.0.1 and a LAN address all work unconfigured).
+ */
+function fromOwnSite(request: FastifyRequest): boolean {
+  const publicUrl = request.server.config.PUBLIC_URL;
+  const expected = new URL(publicUrl ?? `${request.protocol}://${request.host}`).origin;
+  const given = request.headers.origin ?? request.headers.referer;
+  if (!given) return false;
+  try {
+    return new URL(given).origin === expected;
+  } catch {
+    return false;
+  }
+}
+
 export default async function identityRoutes(app: FastifyInstance) {
   const throttle = new FailureThrottle();
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || fromOwnSite(request)) return;
+    return identityError(
+      reply,
+      403,
+      'INVALID_ORIGIN',
+      'This request must come from the marketplace itself',
+    );
+  });
 
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(request.url, `${request.protocol}://${request.host}`);

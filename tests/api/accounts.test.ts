@@ -1,0 +1,291 @@
+import { eq } from 'drizzle-orm';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/server/db/schema';
+import { userSchema } from '../../src/shared/entities';
+import {
+  cookieOf,
+  createAccount,
+  GOOD_PASSWORD,
+  SAME_SITE,
+  signUp,
+  tokenFor,
+  uniqueEmail,
+} from '../helpers/accounts';
+import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+const ADMIN = 'boss@test.example';
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ ADMIN_EMAILS: ADMIN });
+});
+afterAll(() => t.close());
+
+const signIn = (email: string, password: string, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in/email',
+    payload: { email, password },
+    headers: { ...SAME_SITE, ...headers },
+  });
+
+describe('sign-up and sign-in with the identity provider', () => {
+  it('signs up with a display name and sets an HttpOnly, SameSite session cookie', async () => {
+    const email = uniqueEmail();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: SAME_SITE,
+      payload: { email, name: 'Dana Buyer', password: GOOD_PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({ email, name: 'Dana Buyer' });
+    const session = res.cookies.find((c) => c.name.includes('session_token'));
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+  });
+
+  it.each([
+    ['Ab1!', 'password atleast 6 characters'],
+    ['abcdefg1!', 'password must have uppercase, number and special character'],
+    ['ABCDEFG1!', 'password must have uppercase, number and special character'],
+    ['Abcdefgh!', 'password must have uppercase, number and special character'],
+    ['Abcdefgh1', 'password must have uppercase, number and special character'],
+  ])('refuses the password %s on the server too, and creates nobody', async (password, message) => {
+    const email = uniqueEmail();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: SAME_SITE,
+      payload: { email, name: 'Weak', password },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'WEAK_PASSWORD', message });
+    expect((await signIn(email, password)).json().code).toBe('USER_NOT_FOUND');
+  });
+
+  it('refuses a second account for a taken e-mail', async () => {
+    const { email } = await signUp(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: SAME_SITE,
+      payload: { email, name: 'Again', password: GOOD_PASSWORD },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toMatch(/^USER_ALREADY_EXISTS/);
+  });
+
+  it('tells a wrong password from an unknown e-mail', async () => {
+    const { email } = await signUp(t.app);
+    expect((await signIn(email, 'Wrong-Pass1!')).json().code).toBe('INVALID_EMAIL_OR_PASSWORD');
+    expect((await signIn(uniqueEmail('nobody'), GOOD_PASSWORD)).json().code).toBe('USER_NOT_FOUND');
+    expect((await signIn(email, GOOD_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('answers 429 after five failed sign-ins for an e-mail, even with the right password', async () => {
+    const { email } = await signUp(t.app);
+    for (let i = 0; i < 5; i++)
+      expect((await signIn(email, `Wrong-Pass${i}!`)).statusCode).toBe(401);
+    const blocked = await signIn(email, GOOD_PASSWORD);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().code).toBe('TOO_MANY_REQUESTS');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('refuses identity calls posted from another site, or with no origin at all', async () => {
+    const { email } = await signUp(t.app);
+    const res = await signIn(email, GOOD_PASSWORD, {
+      origin: 'https://evil.example',
+      cookie: 'x=1',
+    });
+    expect(res.statusCode).toBe(403);
+    const bare = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email, password: GOOD_PASSWORD },
+    });
+    expect(bare.statusCode).toBe(403);
+    const same = await signIn(email, GOOD_PASSWORD, { cookie: 'x=1' });
+    expect(same.statusCode).toBe(200);
+  });
+});
+
+describe('GET /api/jwt', () => {
+  it('issues an access token to the signed-in identity of that e-mail', async () => {
+    const { email, cookie } = await signUp(t.app);
+    const token = await tokenFor(t.app, cookie, email);
+    expect(token.split('.')).toHaveLength(3);
+  });
+
+  it('gives no token without a signed-in identity', async () => {
+    const res = await t.app.inject(`/api/jwt?email=${uniqueEmail()}`);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().accessToken).toBeUndefined();
+  });
+
+  it('gives no token for an e-mail whose identity the caller has not proven', async () => {
+    const victim = await signUp(t.app);
+    const attacker = await signUp(t.app);
+    const res = await t.app.inject({
+      url: `/api/jwt?email=${victim.email}`,
+      headers: { cookie: attacker.cookie },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().accessToken).toBeUndefined();
+  });
+
+  it('refuses a malformed e-mail with a 400 naming it', async () => {
+    const res = await t.app.inject('/api/jwt?email=not-an-email');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/email/);
+  });
+
+  it('makes a buyer record for an identity whose record was never saved', async () => {
+    const { email, cookie } = await signUp(t.app);
+    await tokenFor(t.app, cookie, email);
+    const [row] = await t.database.db.select().from(users).where(eq(users.email, email));
+    expect(row?.type).toBe('user');
+  });
+});
+
+describe('POST /api/users', () => {
+  it('saves the record of the signed-in identity', async () => {
+    const { email, cookie } = await signUp(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie },
+      payload: { email, name: 'Sam Seller', type: 'seller' },
+    });
+    expect(res.json()).toEqual({ acknowledged: true });
+    expect((await t.app.inject(`/api/users/seller/${email}`)).json()).toEqual({ isSeller: true });
+  });
+
+  it('does not turn an existing seller into a buyer', async () => {
+    const seller = await createAccount(t.app, 'seller');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: seller.cookie },
+      payload: { email: seller.email, name: seller.name, type: 'user' },
+    });
+    expect(res.json()).toEqual({ acknowledged: true });
+    expect((await t.app.inject(`/api/users/seller/${seller.email}`)).json()).toEqual({
+      isSeller: true,
+    });
+  });
+
+  it("refuses to save a record for someone else's e-mail, or without signing in", async () => {
+    const a = await signUp(t.app);
+    const other = uniqueEmail();
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: a.cookie },
+      payload: { email: other, name: 'X', type: 'seller' },
+    });
+    expect(forged.statusCode).toBe(403);
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      payload: { email: other, name: 'X', type: 'user' },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await t.app.inject(`/api/users/seller/${other}`)).json()).toEqual({ isSeller: false });
+  });
+
+  it.each([
+    [{ name: 'X', type: 'user' }, 'email'],
+    [{ email: 'a@test.example', type: 'admin' }, 'name'],
+    [{ email: 'a@test.example', name: 'X', type: 'admin' }, 'type'],
+  ])('refuses %j with a 400 naming %s', async (payload, field) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/users', payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain(field);
+  });
+});
+
+describe('role checks', () => {
+  it('finds admins by the configured e-mails, case aside', async () => {
+    expect((await t.app.inject(`/api/users/admin/${ADMIN}`)).json()).toEqual({ isAdmin: true });
+    expect((await t.app.inject('/api/users/admin/Boss@Test.Example')).json()).toEqual({
+      isAdmin: true,
+    });
+    expect((await t.app.inject(`/api/users/admin/${uniqueEmail()}`)).json()).toEqual({
+      isAdmin: false,
+    });
+  });
+});
+
+describe('bearer tokens', () => {
+  const listBuyers = (headers: Record<string, string> = {}) =>
+    t.app.inject({ url: '/api/users/buyer', headers });
+
+  it('lets an admin list buyers, newest first, without admins among them', async () => {
+    const admin = await createAccount(t.app, 'user', ADMIN);
+    const buyer = await createAccount(t.app, 'user');
+    const res = await listBuyers(admin.bearer);
+    expect(res.statusCode).toBe(200);
+    const list = res.json().map((u: unknown) => userSchema.parse(u));
+    expect(list[0].email).toBe(buyer.email);
+    expect(list.map((u: { email: string }) => u.email)).not.toContain(ADMIN);
+    const sellers = await t.app.inject({ url: '/api/users/seller', headers: admin.bearer });
+    expect(sellers.json().every((u: { type: string }) => u.type === 'seller')).toBe(true);
+  });
+
+  it('answers 403 to a buyer or seller on an admin call', async () => {
+    for (const type of ['user', 'seller'] as const) {
+      const account = await createAccount(t.app, type);
+      const res = await listBuyers(account.bearer);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toMatch(/admin/);
+    }
+  });
+
+  it('answers 401 to a missing, malformed, forged or expired token', async () => {
+    const buyer = await createAccount(t.app, 'user');
+    const forged = await new SignJWT({ email: buyer.email })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('phone-market')
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode('a-secret-that-is-not-ours-at-all-1234567890'));
+    const expired = await t.app.accessTokens.issue(buyer.email, Date.now() - 60 * 60 * 1000);
+    const unsigned = `${buyer.token.split('.').slice(0, 2).join('.')}.`;
+    for (const authorization of [
+      undefined,
+      'bearer',
+      `basic ${buyer.token}`,
+      `bearer ${forged}`,
+      `bearer ${expired}`,
+      `bearer ${unsigned}`,
+    ]) {
+      const res = await listBuyers(authorization ? { authorization } : {});
+      expect(res.statusCode, authorization).toBe(401);
+      expect(res.json().message).toEqual(expect.any(String));
+    }
+    expect((await listBuyers({ authorization: `bearer ${expired}` })).json().message).toBe(
+      'Access token expired',
+    );
+  });
+
+  it('answers 401 to the token of an account that no longer exists', async () => {
+    const admin = await createAccount(t.app, 'user', `other-${ADMIN}`);
+    await t.database.db.delete(users).where(eq(users.email, admin.email));
+    expect((await listBuyers(admin.bearer)).statusCode).toBe(401);
+  });
+
+  it('signs out: the identity session ends, so no new token can be had', async () => {
+    const { email, password } = await signUp(t.app);
+    const signedIn = await signIn(email, password);
+    const cookie = cookieOf(signedIn);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { ...SAME_SITE, cookie },
+      payload: {},
+    });
+    expect(out.statusCode).toBe(200);
+    const res = await t.app.inject({ url: `/api/jwt?email=${email}`, headers: { cookie } });
+    expect(res.statusCode).toBe(401);
+  });
+});

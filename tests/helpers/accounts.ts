@@ -1,0 +1,57 @@
+/** Accounts made the way the client makes them: sign up, save the user record, get a token. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
+export const GOOD_PASSWORD = 'Phone-Market1!';
+/** Browsers send Origin with every POST; inject's default host is localhost. */
+export const SAME_SITE = { origin: 'http://localhost' } as const;
+
+export const cookieOf = (res: LightMyRequestResponse): string =>
+  res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+
+export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0, 8)}@test.example`;
+
+export async function signUp(
+  app: FastifyInstance,
+  { email = uniqueEmail(), name = 'Test Person', password = GOOD_PASSWORD } = {},
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-up/email',
+    headers: SAME_SITE,
+    payload: { email, name, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+  return { email, name, password, cookie: cookieOf(res) };
+}
+
+export async function tokenFor(
+  app: FastifyInstance,
+  cookie: string,
+  email: string,
+): Promise<string> {
+  const res = await app.inject({
+    url: `/api/jwt?email=${encodeURIComponent(email)}`,
+    headers: { cookie },
+  });
+  if (res.statusCode !== 200) throw new Error(`token failed: ${res.statusCode} ${res.body}`);
+  return res.json().accessToken;
+}
+
+/** A signed-up account of the given type with its identity cookie and access token. */
+export async function createAccount(
+  app: FastifyInstance,
+  type: 'user' | 'seller',
+  email = uniqueEmail(type),
+) {
+  const account = await signUp(app, { email, name: `${type} ${email.slice(0, 6)}` });
+  const saved = await app.inject({
+    method: 'POST',
+    url: '/api/users',
+    headers: { cookie: account.cookie },
+    payload: { email, name: account.name, type },
+  });
+  if (saved.statusCode !== 200) throw new Error(`save failed: ${saved.body}`);
+  const token = await tokenFor(app, account.cookie, email);
+  return { ...account, token, bearer: { authorization: `bearer ${token}` } };
+}
