@@ -49,7 +49,8 @@ async function main(): Promise<void> {
   const shown = config.PUBLIC_URL ?? address.replace(/\/\/(0\.0\.0\.0|\[::\])/, '//localhost');
   const lines = [`Used-phone marketplace is running at ${shown}`, `  database: ${database.kind}`];
   if (config.SEED_DEMO) {
-    lines.push('  demo accounts:');
+    lines.push(`  demo accounts (password ${password}):`);
+    lines.push(`    admin   ${DEMO_ADMIN.email}`);
     for (const s of DEMO_SELLERS)
       lines.push(`    seller  ${s.email}${s.verified ? ' (verified)' : ''}`);
     lines.push(`    buyer   ${DEMO_BUYER.email}`);

@@ -1,16 +1,27 @@
-/** Every page test fails on a console error or an uncaught exception in the page. */
+/**
+ * Every page test fails on a console error or an uncaught exception from our own pages.
+ * A test that provokes a refused request on purpose says so with `consoleErrors.allow(...)`.
+ */
 import { test as base, expect } from '@playwright/test';
 
-export const test = base.extend<{ pageErrors: string[] }>({
-  pageErrors: [
-    async ({ page }, use) => {
+type ConsoleErrors = { allow: (pattern: RegExp) => void };
+
+export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+  consoleErrors: [
+    async ({ page, baseURL }, use) => {
       const errors: string[] = [];
+      const allowed: RegExp[] = [];
+      const ours = (url: string) => !url || (baseURL !== undefined && url.startsWith(baseURL));
       page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
+        if (m.type() === 'error' && ours(page.url()) && ours(m.location().url))
+          errors.push(m.text());
       });
-      page.on('pageerror', (e) => errors.push(e.message));
-      await use(errors);
-      expect(errors, 'errors in the browser console').toEqual([]);
+      page.on('pageerror', (e) => {
+        if (ours(page.url())) errors.push(e.message);
+      });
+      await use({ allow: (pattern) => allowed.push(pattern) });
+      const unexpected = errors.filter((e) => !allowed.some((p) => p.test(e)));
+      expect(unexpected, 'errors in the browser console').toEqual([]);
     },
     { auto: true },
   ],

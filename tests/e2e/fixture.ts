@@ -1,10 +1,16 @@
 /** The storefront the browser tests see: known phones in four brands, none in Xiaomi ('05'). */
+import type { IdentityProvider } from '../../src/server/auth/identity-provider';
 import type { Db } from '../../src/server/db/client';
+import { users } from '../../src/server/db/schema';
 import type { ImageStore } from '../../src/server/images/image-store';
 import { phoneSvg } from '../../src/server/seed/phone-art';
 import { advertise, createProduct, createSeller } from '../helpers/factories';
 
 export const FIXTURE = {
+  /** Every fixture account signs in with this password. */
+  password: 'Fixture-Pass1!',
+  admin: { name: 'Ada Admin', email: 'admin@e2e.example' },
+  buyer: { name: 'Bea Buyer', email: 'bea@e2e.example' },
   verifiedSeller: { name: 'Vera Verified', email: 'vera@e2e.example' },
   plainSeller: { name: 'Paul Plain', email: 'paul@e2e.example' },
   featured: {
@@ -26,7 +32,23 @@ export const FIXTURE = {
   advertised: ['Galaxy S22', 'Oppo Reno 10'],
 } as const;
 
-export async function seedFixture(db: Db, images: ImageStore): Promise<void> {
+export async function seedFixture(
+  db: Db,
+  images: ImageStore,
+  identity: IdentityProvider,
+): Promise<void> {
+  for (const account of [
+    FIXTURE.admin,
+    FIXTURE.buyer,
+    FIXTURE.verifiedSeller,
+    FIXTURE.plainSeller,
+  ]) {
+    await identity.createIdentity({ ...account, password: FIXTURE.password });
+  }
+  await db.insert(users).values([
+    { ...FIXTURE.admin, type: 'user' },
+    { ...FIXTURE.buyer, type: 'user' },
+  ]);
   const image = async (color: string, code: '01' | '02' | '03' | '04') =>
     (await images.save(Buffer.from(phoneSvg(code, color)))).url;
   const vera = await createSeller(db, { ...FIXTURE.verifiedSeller, userStatus: 'verified' });

@@ -3,22 +3,37 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureClientBuild } from '../../scripts/client-build';
-import { buildApp, uploadsDirOf } from '../../src/server/app';
+import { buildApp, createServices, uploadsDirOf } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import { LocalImageStore } from '../../src/server/images/image-store';
-import { seedFixture } from './fixture';
+import { FIXTURE, seedFixture } from './fixture';
+import { OIDC_CLIENT, startOidcProvider } from './oidc-provider';
 
 await ensureClientBuild();
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-e2e-'));
+const port = process.env.E2E_PORT ?? '4173';
+const google = await startOidcProvider(
+  Number(process.env.E2E_OIDC_PORT ?? 4400),
+  `http://127.0.0.1:${port}`,
+);
 const config = loadConfig({
   DATA_DIR: dataDir,
-  PORT: process.env.E2E_PORT ?? '4173',
+  PORT: port,
   HOST: '127.0.0.1',
   SEED_DEMO: '0',
   LOG_LEVEL: 'warn',
+  ADMIN_EMAILS: FIXTURE.admin.email,
+  GOOGLE_CLIENT_ID: OIDC_CLIENT.id,
+  GOOGLE_CLIENT_SECRET: OIDC_CLIENT.secret,
+  GOOGLE_ISSUER: google.issuer,
 });
 const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
-await seedFixture(database.db, new LocalImageStore(uploadsDirOf(config), { allowSvg: true }));
-const app = await buildApp({ config, database });
+const services = await createServices(config, database);
+await seedFixture(
+  database.db,
+  new LocalImageStore(uploadsDirOf(config), { allowSvg: true }),
+  services.identity,
+);
+const app = await buildApp({ config, database, services });
 await app.listen({ port: config.PORT, host: config.HOST });

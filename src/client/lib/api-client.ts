@@ -1,9 +1,9 @@
 /** The one way the client calls the product server: JSON in, schema-checked JSON out. */
 
 import { errorSchema } from '@shared/api';
-import { ACCESS_TOKEN_STORAGE_KEY } from '@shared/constants';
 import { nextLink } from '@shared/pagination';
 import type { z } from 'zod';
+import { getAccessToken, session } from './auth/session';
 
 export class ApiError extends Error {
   constructor(
@@ -19,15 +19,19 @@ export type ApiResult<T> = { data: T; next: string | null };
 
 type Options = Omit<RequestInit, 'body'> & { body?: unknown };
 
-export async function apiRequest<S extends z.ZodType>(
+let onSessionExpired: () => void = () => {};
+/** What to do when the server refuses the token even after one renewal (the app goes to /signin). */
+export function setSessionExpiredHandler(handler: () => void): void {
+  onSessionExpired = handler;
+}
+
+async function send(
   url: string,
-  schema: S,
-  { body, headers, ...init }: Options = {},
-): Promise<ApiResult<z.infer<S>>> {
-  const token = localStorage.getItem(ACCESS_TOKEN_STORAGE_KEY);
-  let response: Response;
+  { body, headers, ...init }: Options,
+  token: string | null,
+): Promise<Response> {
   try {
-    response = await fetch(url, {
+    return await fetch(url, {
       ...init,
       headers: {
         accept: 'application/json',
@@ -39,6 +43,24 @@ export async function apiRequest<S extends z.ZodType>(
     });
   } catch {
     throw new ApiError(0, 'Network Error');
+  }
+}
+
+export async function apiRequest<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  options: Options = {},
+): Promise<ApiResult<z.infer<S>>> {
+  const token = getAccessToken();
+  let response = await send(url, options, token);
+  if (response.status === 401 && token) {
+    // A 401 renews the token once; if the server still refuses, the session is over.
+    const renewed = await session.renewToken();
+    if (renewed) response = await send(url, options, renewed);
+    if (response.status === 401) {
+      await session.signOut();
+      onSessionExpired();
+    }
   }
   const payload: unknown = response.status === 204 ? null : await response.json().catch(() => null);
   if (!response.ok) {

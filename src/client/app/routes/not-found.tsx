@@ -1,4 +1,4 @@
-import { signOut } from '@client/lib/session';
+import { session } from '@client/lib/auth/session';
 import { TEXT } from '@shared/texts';
 import { useNavigate } from 'react-router';
 
@@ -13,9 +13,9 @@ export function NotFound() {
       <button
         type="button"
         className="btn btn-primary"
-        onClick={() => {
+        onClick={async () => {
           // The spec's button signs the user out before going home.
-          signOut();
+          await session.signOut();
           navigate('/');
         }}
       >

@@ -1,5 +1,7 @@
+import { session } from '@client/lib/auth/session';
+import { useAuth } from '@client/lib/auth/use-auth';
 import { TEXT } from '@shared/texts';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation, useRevalidator } from 'react-router';
 
 const links = [
   { to: '/', label: TEXT.nav.home, end: true },
@@ -10,11 +12,36 @@ const links = [
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `btn btn-ghost btn-sm px-2 sm:px-3 ${isActive ? 'text-primary underline underline-offset-4' : ''}`;
 
+/** Must match the dashboard drawer's toggle id. */
+const DASHBOARD_DRAWER_ID = 'dashboard-drawer';
+
 export function Navbar() {
+  const { user, loading } = useAuth();
+  const { pathname } = useLocation();
+  const revalidator = useRevalidator();
+  const inDashboard = pathname === '/dashboard' || pathname.startsWith('/dashboard/');
+
   return (
     <header className="sticky top-0 z-30 border-b border-base-300 bg-base-100/95 backdrop-blur">
-      <nav aria-label="Main" className="navbar mx-auto max-w-6xl gap-2 px-3">
-        <div className="flex-1">
+      <nav aria-label="Main" className="navbar mx-auto max-w-6xl gap-1 px-3">
+        <div className="flex flex-1 items-center gap-1">
+          {inDashboard && (
+            <label
+              htmlFor={DASHBOARD_DRAWER_ID}
+              className="btn btn-square btn-ghost lg:hidden"
+              aria-label="Open dashboard menu"
+            >
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="h-6 w-6 stroke-current"
+                fill="none"
+                strokeWidth="2"
+              >
+                <path d="M4 6h16M4 12h16M4 18h16" />
+              </svg>
+            </label>
+          )}
           <Link
             to="/"
             className="flex items-center gap-2 text-lg font-extrabold text-primary"
@@ -32,10 +59,29 @@ export function Navbar() {
               </NavLink>
             </li>
           ))}
-          <li>
-            <Link to="/signin" className="btn btn-primary btn-sm">
-              {TEXT.nav.signIn}
-            </Link>
+          <li className="min-w-20 text-right">
+            {loading ? (
+              <span
+                className="loading loading-dots loading-sm"
+                role="status"
+                aria-label="Checking your session"
+              />
+            ) : user ? (
+              <button
+                type="button"
+                className="btn btn-outline btn-primary btn-sm"
+                onClick={async () => {
+                  await session.signOut();
+                  revalidator.revalidate();
+                }}
+              >
+                {TEXT.nav.signOut}
+              </button>
+            ) : (
+              <Link to="/signin" className="btn btn-primary btn-sm">
+                {TEXT.nav.signIn}
+              </Link>
+            )}
           </li>
         </ul>
       </nav>

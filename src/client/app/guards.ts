@@ -1,0 +1,34 @@
+/** Route guards: the dashboard needs a signed-in user; admin pages need an admin. */
+import { signInPathFrom } from '@client/lib/auth/redirect';
+import { adminCheckQueryOptions, sellerCheckQueryOptions } from '@client/lib/auth/roles';
+import { session } from '@client/lib/auth/session';
+import type { QueryClient } from '@tanstack/react-query';
+import { type LoaderFunctionArgs, redirect } from 'react-router';
+
+const pathOf = (request: Request) => {
+  const url = new URL(request.url);
+  return `${url.pathname}${url.search}`;
+};
+
+/** Signed-out visitors go to /signin, remembering where they were going. */
+export async function requireUser({ request }: LoaderFunctionArgs) {
+  const user = await session.currentUser();
+  if (!user) throw redirect(signInPathFrom(pathOf(request)));
+  return user;
+}
+
+/** Loads the role checks with the dashboard, so its spinner is brief. */
+export const dashboardLoader = (queryClient: QueryClient) => async (args: LoaderFunctionArgs) => {
+  const user = await requireUser(args);
+  void queryClient.prefetchQuery(adminCheckQueryOptions(user.email));
+  void queryClient.prefetchQuery(sellerCheckQueryOptions(user.email));
+  return null;
+};
+
+/** Non-admins are sent to /signin (spec section 2). */
+export const adminLoader = (queryClient: QueryClient) => async (args: LoaderFunctionArgs) => {
+  const user = await requireUser(args);
+  const { isAdmin } = await queryClient.ensureQueryData(adminCheckQueryOptions(user.email));
+  if (!isAdmin) throw redirect('/signin');
+  return null;
+};

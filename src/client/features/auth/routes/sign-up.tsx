@@ -1,0 +1,112 @@
+import { IdentityError } from '@client/lib/auth/identity-client';
+import { session } from '@client/lib/auth/session';
+import { PASSWORD_MIN_LENGTH } from '@shared/constants';
+import { type IdentityErrorCode, PASSWORD_PATTERN } from '@shared/identity';
+import { TEXT } from '@shared/texts';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import toast from 'react-hot-toast';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { AuthError } from '../components/auth-error';
+import { describedBy, Field } from '../components/field';
+import { SocialButtons } from '../components/social-buttons';
+
+type SignUpValues = { name: string; email: string; password: string };
+
+const chooserClass = ({ isActive }: { isActive: boolean }) =>
+  `btn flex-1 ${isActive ? 'btn-primary' : 'btn-outline btn-primary'}`;
+
+/** /signup and /signup/user sign up a User; /signup/seller a Seller. */
+export function SignUpRoute() {
+  const { pathname } = useLocation();
+  const role = pathname.startsWith('/signup/seller') ? 'seller' : 'user';
+  const navigate = useNavigate();
+  const [error, setError] = useState<IdentityErrorCode | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<SignUpValues>({ mode: 'onSubmit', reValidateMode: 'onChange' });
+
+  const onSubmit = async ({ name, email, password }: SignUpValues) => {
+    setError(null);
+    try {
+      await session.signUp(name.trim(), email.trim(), password, role);
+      toast.success(TEXT.toast.registered);
+      navigate('/', { replace: true });
+    } catch (e) {
+      setError(e instanceof IdentityError ? e.code : 'internal-error');
+    }
+  };
+
+  return (
+    <section className="mx-auto max-w-md space-y-4">
+      <h1 className="text-center text-2xl font-bold">{TEXT.signup.chooseHeading}</h1>
+      <nav aria-label="Account type" className="flex gap-2">
+        <NavLink to="/signup/user" className={() => chooserClass({ isActive: role === 'user' })}>
+          {TEXT.signup.userAccount}
+        </NavLink>
+        <NavLink to="/signup/seller" className={chooserClass}>
+          {TEXT.signup.sellerAccount}
+        </NavLink>
+      </nav>
+      <div className="card bg-base-100 shadow-sm ring-1 ring-base-300">
+        <div className="card-body">
+          <h2 className="card-title">Sign up as {role === 'seller' ? 'Seller' : 'User'}</h2>
+          <form onSubmit={handleSubmit(onSubmit)} noValidate className="flex flex-col gap-2">
+            <Field id="signup-name" label="Name" error={errors.name?.message}>
+              <input
+                id="signup-name"
+                autoComplete="name"
+                className="input w-full"
+                {...describedBy('signup-name', errors.name?.message)}
+                {...register('name', {
+                  required: TEXT.validation.nameRequired,
+                  validate: (v) => v.trim().length > 0 || TEXT.validation.nameRequired,
+                })}
+              />
+            </Field>
+            <Field id="signup-email" label="Email" error={errors.email?.message}>
+              <input
+                id="signup-email"
+                type="email"
+                autoComplete="email"
+                className="input w-full"
+                {...describedBy('signup-email', errors.email?.message)}
+                {...register('email', { required: TEXT.validation.emailRequired })}
+              />
+            </Field>
+            <Field id="signup-password" label="Password" error={errors.password?.message}>
+              <input
+                id="signup-password"
+                type="password"
+                autoComplete="new-password"
+                className="input w-full"
+                {...describedBy('signup-password', errors.password?.message)}
+                {...register('password', {
+                  required: TEXT.validation.passwordRequired,
+                  minLength: { value: PASSWORD_MIN_LENGTH, message: TEXT.validation.passwordMin },
+                  pattern: { value: PASSWORD_PATTERN, message: TEXT.validation.passwordPattern },
+                })}
+              />
+            </Field>
+            <AuthError code={error} />
+            <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
+              {isSubmitting && (
+                <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+              )}
+              Sign up
+            </button>
+          </form>
+          <p className="text-sm">
+            Already have an account?{' '}
+            <Link to="/signin" className="link link-primary">
+              {TEXT.nav.signIn}
+            </Link>
+          </p>
+          {role === 'user' && <SocialButtons accountType="user" from="/" onError={setError} />}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+/** Role checks keyed by the signed-in user's e-mail (spec section 6). */
+import { apiGet } from '@client/lib/api-client';
+import { apiPath, calls } from '@shared/api';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+export const adminCheckQueryOptions = (email: string) =>
+  queryOptions({
+    queryKey: ['users', 'admin', email],
+    enabled: email !== '',
+    queryFn: () => apiGet(apiPath(calls.adminCheck.path, { email }), calls.adminCheck.response),
+  });
+
+export const sellerCheckQueryOptions = (email: string) =>
+  queryOptions({
+    queryKey: ['users', 'seller', email],
+    enabled: email !== '',
+    queryFn: () => apiGet(apiPath(calls.sellerCheck.path, { email }), calls.sellerCheck.response),
+  });
+
+export type Role = 'admin' | 'seller' | 'buyer';
+
+/** The signed-in user's role; `loading` while either check is on its way. */
+export function useRole(email: string): { role: Role; loading: boolean } {
+  const admin = useQuery(adminCheckQueryOptions(email));
+  const seller = useQuery(sellerCheckQueryOptions(email));
+  const loading = admin.isPending || seller.isPending;
+  const role: Role = admin.data?.isAdmin ? 'admin' : seller.data?.isSeller ? 'seller' : 'buyer';
+  return { role, loading };
+}

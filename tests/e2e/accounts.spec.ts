@@ -1,0 +1,158 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './console';
+import { FIXTURE } from './fixture';
+
+const NEW_PASSWORD = 'New-Account1!';
+const uniqueEmail = (label: string) =>
+  `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@e2e.example`;
+
+async function signIn(page: Page, email: string, password: string = FIXTURE.password) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function signUp(page: Page, name: string, email: string) {
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+}
+
+const dashboardMenu = (page: Page) =>
+  page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link');
+const signOutButton = (page: Page) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' });
+
+test('a visitor signs up as a user, arrives home signed in, and has the buyer dashboard', async ({
+  page,
+}) => {
+  await page.goto('/signup');
+  await expect(
+    page.getByRole('heading', { name: 'Please choose an account type first' }),
+  ).toBeVisible();
+  await expect(page.getByRole('link', { name: 'User Account' })).toHaveAttribute(
+    'href',
+    '/signup/user',
+  );
+  await signUp(page, 'Uma User', uniqueEmail('uma'));
+  await expect(page.getByText('Registration Successful')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(signOutButton(page)).toBeVisible();
+
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Dashboard' })
+    .click();
+  await expect(dashboardMenu(page)).toHaveText(['My Orders', 'My WishList']);
+  await expect(page.getByRole('heading', { level: 1, name: 'My Orders' })).toBeVisible();
+});
+
+test('a visitor signs up as a seller and has the seller dashboard', async ({ page }) => {
+  await page.goto('/signup');
+  await page.getByRole('link', { name: 'Seller Account' }).click();
+  await expect(page).toHaveURL(/\/signup\/seller$/);
+  await expect(page.getByRole('button', { name: 'Continue with Google' })).toHaveCount(0);
+  await signUp(page, 'Sid Seller', uniqueEmail('sid'));
+  await expect(page.getByText('Registration Successful')).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(dashboardMenu(page)).toHaveText(['Add A Product', 'My Products']);
+  await expect(page.getByRole('heading', { level: 1, name: 'My Products' })).toBeVisible();
+});
+
+test('signing out and in again', async ({ page }) => {
+  const email = uniqueEmail('otto');
+  await page.goto('/signup/user');
+  await signUp(page, 'Otto Out', email);
+  await signOutButton(page).click();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }),
+  ).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Sign in' })
+    .click();
+  await signIn(page, email, NEW_PASSWORD);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(signOutButton(page)).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toMatch(/^ey/);
+});
+
+test('a wrong password shows wrong-password and a taken e-mail shows email-already-in-use', async ({
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.allow(/status of (401|422)/);
+  await page.goto('/signin');
+  await signIn(page, FIXTURE.buyer.email, 'Not-The-Pass1!');
+  await expect(page.getByRole('alert')).toHaveText('wrong-password');
+
+  await page.goto('/signup/user');
+  await signUp(page, 'Copy Cat', FIXTURE.buyer.email);
+  await expect(page.getByRole('alert')).toHaveText('email-already-in-use');
+});
+
+test('a signed-out visit to My WishList comes back there after signing in', async ({ page }) => {
+  await page.goto('/dashboard/mywishlist');
+  await expect(page).toHaveURL(/\/signin\?from=%2Fdashboard%2Fmywishlist$/);
+  await signIn(page, FIXTURE.buyer.email);
+  await expect(page).toHaveURL(/\/dashboard\/mywishlist$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'My WishLisht' })).toBeVisible();
+});
+
+test('each role sees its own menu and index page', async ({ page }) => {
+  const cases = [
+    { email: FIXTURE.admin.email, menu: ['All Sellers', 'All Buyers'], index: 'All Sellers' },
+    {
+      email: FIXTURE.verifiedSeller.email,
+      menu: ['Add A Product', 'My Products'],
+      index: 'My Products',
+    },
+    { email: FIXTURE.buyer.email, menu: ['My Orders', 'My WishList'], index: 'My Orders' },
+  ];
+  for (const c of cases) {
+    await page.goto('/signin?from=%2Fdashboard');
+    await signIn(page, c.email);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(dashboardMenu(page)).toHaveText(c.menu);
+    await expect(page.getByRole('heading', { level: 1, name: c.index })).toBeVisible();
+    await signOutButton(page).click();
+    await expect(page).toHaveURL(/\/signin/);
+  }
+});
+
+test('a buyer is sent away from the admin pages', async ({ page }) => {
+  await page.goto('/signin');
+  await signIn(page, FIXTURE.buyer.email);
+  await expect(signOutButton(page)).toBeVisible();
+  await page.goto('/dashboard/allseller');
+  await expect(page).toHaveURL(/\/signin$/);
+});
+
+test('the menu icon opens the dashboard drawer on a small screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/signin?from=%2Fdashboard');
+  await signIn(page, FIXTURE.buyer.email);
+  const link = dashboardMenu(page).filter({ hasText: 'My WishList' });
+  await expect(link).toBeHidden();
+  await page.getByLabel('Open dashboard menu').click();
+  await link.click();
+  await expect(page).toHaveURL(/\/dashboard\/mywishlist$/);
+});
+
+test('signing in with Google, end to end against a local OpenID provider', async ({ page }) => {
+  const email = uniqueEmail('gina');
+  await page.goto('/signin');
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await expect(page).toHaveURL(/127\.0\.0\.1:4400\/interaction\//);
+  await page.locator('input[name="login"]').fill(email);
+  await page.locator('input[name="password"]').fill('anything');
+  await page.locator('button[type="submit"]').click();
+  await page.locator('button[type="submit"]').click();
+  await expect(page).toHaveURL(/127\.0\.0\.1:4173\/$/);
+  await expect(signOutButton(page)).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(dashboardMenu(page)).toHaveText(['My Orders', 'My WishList']);
+});
