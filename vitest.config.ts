@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/**/*.test.ts'],
+          include: ['src/shared/**/*.test.ts', 'src/server/**/*.test.ts'],
           setupFiles: ['tests/helpers/fail-on-console-error.ts'],
         },
       },
@@ -26,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'component',
           environment: 'jsdom',
-          include: ['src/client/**/*.test.tsx'],
+          include: ['src/client/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/helpers/fail-on-console-error.ts', 'tests/helpers/dom-setup.ts'],
         },
       },
