@@ -10,16 +10,24 @@ import { ensureChromium } from '../tests/e2e/chromium';
 
 const RESULTS = 'test-results';
 type Counts = { passed: number; failed: number; skipped: number };
+type Report = Record<string, unknown>;
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
 
-function run(
+/** Runs one step; counts its report (also when it failed), and stops the run on failure. */
+function step(
   title: string,
-  command: string,
   args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+  env: NodeJS.ProcessEnv,
+  report?: [string, (r: Report) => Counts],
+) {
   console.info(`\n▶ ${title}`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env });
+  const result = spawnSync('npx', args, { stdio: 'inherit', env });
+  if (report && existsSync(report[0])) {
+    const counts = report[1](JSON.parse(readFileSync(report[0], 'utf8')));
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    total.skipped += counts.skipped;
+  }
   if (result.status !== 0) {
     summarize();
     console.error(`\n✗ ${title} failed`);
@@ -27,35 +35,21 @@ function run(
   }
 }
 
+const fromVitest = (r: Report): Counts => ({
+  passed: Number(r.numPassedTests ?? 0),
+  failed: Number(r.numFailedTests ?? 0),
+  skipped: Number(r.numPendingTests ?? 0) + Number(r.numTodoTests ?? 0),
+});
+
+const fromPlaywright = (r: Report): Counts => {
+  const s = r.stats as { expected: number; unexpected: number; flaky: number; skipped: number };
+  return { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped };
+};
+
 function vitest(title: string, project: string, env: NodeJS.ProcessEnv): void {
   const report = path.join(RESULTS, `vitest-${title.replace(/\W+/g, '-').toLowerCase()}.json`);
-  run(
-    title,
-    'npx',
-    [
-      'vitest',
-      'run',
-      '--project',
-      project,
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${report}`,
-    ],
-    env,
-  );
-  count(report, (r) => ({
-    passed: r.numPassedTests ?? 0,
-    failed: r.numFailedTests ?? 0,
-    skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
-  }));
-}
-
-function count(report: string, read: (json: Record<string, number>) => Counts): void {
-  if (!existsSync(report)) return;
-  const c = read(JSON.parse(readFileSync(report, 'utf8')));
-  total.passed += c.passed;
-  total.failed += c.failed;
-  total.skipped += c.skipped;
+  const args = ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json'];
+  step(title, [...args, `--outputFile.json=${report}`], env, [report, fromVitest]);
 }
 
 function summarize(): void {
@@ -65,8 +59,8 @@ function summarize(): void {
 rmSync(RESULTS, { recursive: true, force: true });
 const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
 
-run('lint (biome)', 'npx', ['biome', 'check', '.']);
-run('types (tsc)', 'npx', ['tsc', '--noEmit']);
+step('lint (biome)', ['biome', 'check', '.'], process.env);
+step('types (tsc)', ['tsc', '--noEmit'], process.env);
 vitest('unit', 'unit', process.env);
 vitest('component', 'component', process.env);
 vitest('api on PGlite', 'api', withoutPostgres);
@@ -74,14 +68,8 @@ if (TEST_DATABASE_URL) vitest('api on PostgreSQL', 'api', process.env);
 else console.info('\n▷ api on PostgreSQL: skipped (set TEST_DATABASE_URL to run it; .ci/run does)');
 
 ensureChromium();
-run('end-to-end (Playwright, Chromium)', 'npx', ['playwright', 'test']);
-count(path.join(RESULTS, 'e2e.json'), (r) => {
-  const stats = r.stats as unknown as {
-    expected: number;
-    unexpected: number;
-    flaky: number;
-    skipped: number;
-  };
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
-});
+step('end-to-end (Playwright, Chromium)', ['playwright', 'test'], process.env, [
+  path.join(RESULTS, 'e2e.json'),
+  fromPlaywright,
+]);
 summarize();

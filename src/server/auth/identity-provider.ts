@@ -60,6 +60,8 @@ export function createIdentityProvider(db: Db, config: Config, secret: string): 
     // Sign-in failures are limited by our own throttle (see auth routes).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
+    // Failed sign-ins are expected traffic; only the provider's own errors are worth a log line.
+    logger: { level: 'error' },
     advanced: {
       // Explicit, so the origin and CSRF checks also run under test runners (Better Auth skips them there).
       disableOriginCheck: false,

@@ -32,7 +32,7 @@ const system: FastifyPluginAsyncZod<{ clientConfig: ClientConfig }> = async (app
   app.post(
     calls.vitals.path,
     {
-      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
       schema: {
         tags: ['system'],
         body: calls.vitals.body,

@@ -103,7 +103,15 @@ const users_: FastifyPluginAsyncZod = async (app) => {
   app.get(
     calls.getToken.path,
     {
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      // Per e-mail, not per address: many phones share one carrier address.
+      config: {
+        rateLimit: {
+          max: 30,
+          timeWindow: '1 minute',
+          keyGenerator: (request) =>
+            `jwt:${String((request.query as { email?: unknown }).email).toLowerCase()}`,
+        },
+      },
       schema: {
         tags: ['users'],
         querystring: calls.getToken.query,
