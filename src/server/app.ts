@@ -17,6 +17,7 @@ import { createIdentityProvider, type IdentityProvider } from './auth/identity-p
 import { loadSecret } from './auth/secrets';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { LocalImageStore } from './images/image-store';
 import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
@@ -25,6 +26,8 @@ import openapiPlugin from './plugins/openapi';
 import securityPlugin from './plugins/security';
 import catalogRoutes from './routes/catalog';
 import identityRoutes from './routes/identity';
+import imagesRoutes from './routes/images';
+import productsRoutes from './routes/products';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
 import { DEMO_ADMIN } from './seed/demo';
@@ -64,11 +67,16 @@ export async function createServices(config: Config, database: Database): Promis
 
 export const uploadsDirOf = (config: Config) => path.join(config.DATA_DIR, 'uploads');
 
-export function clientConfigOf(services: AppServices): ClientConfig {
+export function clientConfigOf(config: Config, services: AppServices): ClientConfig {
+  const imgbb = config.IMGBB_API_KEY
+    ? `${config.IMGBB_UPLOAD_URL}?key=${encodeURIComponent(config.IMGBB_API_KEY)}`
+    : null;
   return {
     identity: { google: services.identity.googleEnabled },
     payments: { provider: 'embedded', publishableKey: null },
-    images: { provider: 'embedded', uploadUrl: `${API_BASE}/images` },
+    images: imgbb
+      ? { provider: 'imgbb', uploadUrl: imgbb }
+      : { provider: 'embedded', uploadUrl: `${API_BASE}/images` },
   };
 }
 
@@ -78,7 +86,10 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   fastify.setSerializerCompiler(serializerCompiler);
   await fastify.register(sensible);
   await fastify.register(errorsPlugin);
-  await fastify.register(securityPlugin);
+  await fastify.register(securityPlugin, {
+    imageOrigins: opts.config.IMGBB_API_KEY ? [new URL(opts.config.IMGBB_IMAGE_ORIGIN).origin] : [],
+    uploadOrigins: opts.config.IMGBB_API_KEY ? [new URL(opts.config.IMGBB_UPLOAD_URL).origin] : [],
+  });
   await fastify.register(databasePlugin, { database: opts.database });
   const services = opts.services ?? (await createServices(opts.config, opts.database));
   await fastify.register(authPlugin, services);
@@ -89,7 +100,9 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     async (api) => {
       await api.register(catalogRoutes);
       await api.register(usersRoutes);
-      await api.register(systemRoutes, { clientConfig: clientConfigOf(services) });
+      await api.register(imagesRoutes, { store: new LocalImageStore(uploadsDirOf(opts.config)) });
+      await api.register(productsRoutes);
+      await api.register(systemRoutes, { clientConfig: clientConfigOf(opts.config, services) });
     },
     { prefix: API_BASE },
   );

@@ -34,6 +34,15 @@ const envSchema = z.object({
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Signs the product server's access tokens; generated once into DATA_DIR when unset. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** With a key, the client uploads photos to this imgbb-compatible host instead of ours. */
+  IMGBB_API_KEY: z.string().min(1).optional(),
+  IMGBB_UPLOAD_URL: z
+    .url({ error: 'must be an absolute http(s) URL' })
+    .default('https://api.imgbb.com/1/upload'),
+  /** Where that host serves the photos it stores; product images must come from here or from us. */
+  IMGBB_IMAGE_ORIGIN: z
+    .url({ error: 'must be an absolute http(s) URL' })
+    .default('https://i.ibb.co'),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   /** The OpenID Connect issuer standing for Google (tests point it at a local provider). */

@@ -126,6 +126,7 @@ export const clientConfigSchema = z.object({
   }),
   images: z.object({
     provider: z.enum(['embedded', 'imgbb']),
+    /** Where the client posts `image` (multipart); for imgbb it carries the key as the spec says. */
     uploadUrl: z.string(),
   }),
 });
@@ -326,6 +327,12 @@ export const calls = define({
     access: 'bearer',
     params: idQuery,
     response: orderSchema,
+  },
+  uploadImage: {
+    method: 'POST',
+    path: '/images',
+    access: 'bearer',
+    response: z.object({ success: z.boolean(), data: z.object({ url: z.string() }) }),
   },
   health: {
     method: 'GET',

@@ -4,7 +4,10 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-export default fp(async function security(app: FastifyInstance) {
+export default fp(async function security(
+  app: FastifyInstance,
+  opts: { imageOrigins: string[]; uploadOrigins: string[] },
+) {
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -13,9 +16,9 @@ export default fp(async function security(app: FastifyInstance) {
         scriptSrc: ["'self'"],
         // react-hot-toast injects its own small <style>; scripts stay strict.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https://i.ibb.co'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...opts.imageOrigins],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...opts.uploadOrigins],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

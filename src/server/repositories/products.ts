@@ -3,7 +3,7 @@ import { and, desc, eq, lt } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import type { AdvertisedItem, Product } from '../../shared/entities';
 import type { Db } from '../db/client';
-import { advertisements, products, users } from '../db/schema';
+import { advertisements, orders, products, users } from '../db/schema';
 import { toDollars } from './money';
 import { cursorOf, type Page, pageOf } from './page';
 
@@ -97,4 +97,55 @@ export async function listAdvertised(
     (r) => r.ad.seq,
     (r) => toAdvertisedItem(r.ad, r.product),
   );
+}
+
+export async function listSellerProducts(
+  db: Db,
+  email: string,
+  query: PaginationQuery,
+): Promise<Page<Product>> {
+  const cursor = cursorOf(query);
+  const rows = await db
+    .select({ product: products, sellerStatus: users.userStatus })
+    .from(products)
+    .innerJoin(users, eq(users.email, products.sellerEmail))
+    .where(and(eq(products.sellerEmail, email), cursor ? lt(products.seq, cursor) : undefined))
+    .orderBy(desc(products.seq))
+    .limit(query.limit + 1);
+  return pageOf(
+    rows,
+    query,
+    (r) => r.product.seq,
+    (r) => toProduct(r.product, r.sellerStatus),
+  );
+}
+
+export async function findProduct(db: Db, id: string) {
+  const [row] = await db.select().from(products).where(eq(products.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * Deletes a phone with its advertisement and wish-list entries (by cascade) and its unpaid
+ * orders; paid orders keep their own record of what was bought.
+ */
+export async function deleteProduct(db: Db, id: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.delete(orders).where(and(eq(orders.productId, id), eq(orders.status, 'unpaid')));
+    const deleted = await tx
+      .delete(products)
+      .where(eq(products.id, id))
+      .returning({ id: products.id });
+    return deleted.length;
+  });
+}
+
+/** Advertises a phone once; answers false when it already was. */
+export async function advertiseProduct(db: Db, productId: string): Promise<boolean> {
+  const inserted = await db
+    .insert(advertisements)
+    .values({ productId })
+    .onConflictDoNothing({ target: advertisements.productId })
+    .returning({ id: advertisements.id });
+  return inserted.length > 0;
 }

@@ -1,0 +1,17 @@
+/** A multipart/form-data body with one file, as a browser's FormData sends it. */
+export function multipartFile(
+  field: string,
+  filename: string,
+  bytes: Buffer,
+  type = 'application/octet-stream',
+) {
+  const boundary = `----phone-market-${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, bytes, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
