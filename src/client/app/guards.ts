@@ -32,3 +32,11 @@ export const adminLoader = (queryClient: QueryClient) => async (args: LoaderFunc
   if (!isAdmin) throw redirect('/signin');
   return null;
 };
+
+/** Seller pages: anyone else goes to their own dashboard. */
+export const sellerLoader = (queryClient: QueryClient) => async (args: LoaderFunctionArgs) => {
+  const user = await requireUser(args);
+  const { isSeller } = await queryClient.ensureQueryData(sellerCheckQueryOptions(user.email));
+  if (!isSeller) throw redirect('/dashboard');
+  return null;
+};

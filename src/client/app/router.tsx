@@ -6,7 +6,7 @@ import { loadChunk } from '@client/lib/chunk-load';
 import { TEXT } from '@shared/texts';
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { adminLoader, dashboardLoader } from './guards';
+import { adminLoader, dashboardLoader, sellerLoader } from './guards';
 import { PageFallback, RootLayout } from './layouts/root-layout';
 import { NotFound } from './routes/not-found';
 import { RootError } from './routes/route-error';
@@ -82,16 +82,34 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             {
               index: true,
               lazy: async () => {
-                const m = await loadChunk(
-                  () => import('@client/features/dashboard/routes/dashboard-index'),
-                );
+                const m = await loadChunk(() => import('./routes/dashboard-index'));
                 return { Component: m.DashboardIndex };
               },
             },
             dashboardPage('myorders', TEXT.dashboard.myOrders),
             dashboardPage('mywishlist', TEXT.dashboard.myWishListTitle),
-            dashboardPage('addaproduct', TEXT.dashboard.addProduct),
-            dashboardPage('myproducts', TEXT.dashboard.myProducts),
+            {
+              path: 'addaproduct',
+              HydrateFallback: PageFallback,
+              loader: sellerLoader(queryClient),
+              lazy: async () => {
+                const m = await loadChunk(
+                  () => import('@client/features/selling/routes/add-product'),
+                );
+                return { Component: m.AddProductRoute };
+              },
+            },
+            {
+              path: 'myproducts',
+              HydrateFallback: PageFallback,
+              loader: sellerLoader(queryClient),
+              lazy: async () => {
+                const m = await loadChunk(
+                  () => import('@client/features/selling/routes/my-products'),
+                );
+                return { Component: m.MyProductsRoute };
+              },
+            },
             {
               ...dashboardPage('allseller', TEXT.dashboard.allSellers),
               loader: adminLoader(queryClient),

@@ -1,7 +1,16 @@
+import { DashboardPage } from '@client/components/layout/dashboard-page';
+import { Spinner } from '@client/components/ui/spinner';
 import type { Role } from '@client/lib/auth/roles';
+import { loadChunk } from '@client/lib/chunk-load';
 import { TEXT } from '@shared/texts';
+import { lazy, Suspense } from 'react';
 import { useOutletContext } from 'react-router';
-import { DashboardPage } from './dashboard-page';
+
+const MyProducts = lazy(() =>
+  loadChunk(() => import('@client/features/selling/routes/my-products')).then((m) => ({
+    default: m.MyProductsRoute,
+  })),
+);
 
 const INDEX_TITLE: Record<Role, string> = {
   buyer: TEXT.dashboard.myOrders,
@@ -12,5 +21,12 @@ const INDEX_TITLE: Record<Role, string> = {
 /** The dashboard's index page by role: buyers see My Orders, sellers My Products, admins All Sellers. */
 export function DashboardIndex() {
   const { role } = useOutletContext<{ role: Role }>();
+  if (role === 'seller') {
+    return (
+      <Suspense fallback={<Spinner />}>
+        <MyProducts />
+      </Suspense>
+    );
+  }
   return <DashboardPage title={INDEX_TITLE[role]} />;
 }

@@ -1,0 +1,110 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hasAcceptedExtension } from '../image-extension';
+import { AddProductRoute } from './add-product';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const LABELS = [
+  'Category',
+  'Model name',
+  'RAM',
+  'Storage',
+  'Color',
+  'Battery (mAh)',
+  'Resale price ($)',
+  'Original price ($)',
+  'Time used (months)',
+  'Condition',
+  'Phone number',
+  'Location',
+  'Photo',
+  'Description',
+];
+
+function renderForm() {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      calls.push(url);
+      return Response.json({});
+    }),
+  );
+  const router = createMemoryRouter([{ path: '/', Component: AddProductRoute }]);
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return calls;
+}
+
+const labelOf = (text: string) => screen.getByText(text, { selector: 'label' });
+
+describe('Add A Product', () => {
+  it("shows 'Required Field' next to every empty field's label and sends nothing", async () => {
+    const calls = renderForm();
+    await userEvent.click(screen.getByRole('button', { name: 'Add A Product' }));
+    for (const label of LABELS) {
+      expect(within(labelOf(label)).getByText('Required Field')).toBeInTheDocument();
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('has the options and placeholders of the spec, and a read-only seller name', () => {
+    renderForm();
+    const options = (label: string) =>
+      [...(screen.getByLabelText(label) as HTMLSelectElement).options]
+        .filter((o) => !o.disabled)
+        .map((o) => o.text);
+    expect(options('RAM')).toEqual(['4 GB', '6 GB', '8 GB', '12 GB', '16 GB']);
+    expect(options('Storage')).toEqual(['32 GB', '64 GB', '128 GB', '256 GB', '1 TB']);
+    expect((screen.getByLabelText('Storage') as HTMLSelectElement).options[5]?.value).toBe('1 GTB');
+    expect(options('Condition')).toEqual(['Brand New', 'Flawless', 'Good', 'Fair', 'Minor Damage']);
+    expect(options('Category')).toEqual(['Apple', 'Samsung', 'Infinix', 'Oppo', 'Xiaomi']);
+    expect(screen.getByLabelText('Battery (mAh)')).toHaveAttribute('placeholder', 'Example: 5000');
+    expect(screen.getByLabelText('Time used (months)')).toHaveAttribute(
+      'placeholder',
+      'Number of months',
+    );
+    expect(screen.getByLabelText('Seller name')).toHaveAttribute('readonly');
+  });
+
+  it('refuses a photo whose extension is not jpg, jpeg, png or webp, and uploads nothing', async () => {
+    const calls = renderForm();
+    const gif = new File(['GIF89a'], 'photo.gif', { type: 'image/gif' });
+    await userEvent.upload(screen.getByLabelText('Photo'), gif, { applyAccept: false });
+    await userEvent.click(screen.getByRole('button', { name: 'Add A Product' }));
+    expect(
+      within(labelOf('Photo')).getByText('Your image formate should be jpg, jpeg, png, webp'),
+    ).toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+
+  it('re-validates on change once submitted', async () => {
+    renderForm();
+    await userEvent.click(screen.getByRole('button', { name: 'Add A Product' }));
+    await userEvent.type(screen.getByLabelText(/^Model name/), 'Pixel');
+    expect(within(labelOf('Model name')).queryByText('Required Field')).not.toBeInTheDocument();
+    expect(within(labelOf('Color')).getByText('Required Field')).toBeInTheDocument();
+  });
+});
+
+describe('hasAcceptedExtension', () => {
+  it.each([
+    ['phone.jpg', true],
+    ['phone.JPEG', true],
+    ['phone.png', true],
+    ['phone.webp', true],
+    ['photo.gif', false],
+    ['phone', false],
+    // The part after the first dot, as the spec says.
+    ['my.phone.jpg', false],
+  ])('%s → %s', (name, accepted) => {
+    expect(hasAcceptedExtension(name)).toBe(accepted);
+  });
+});
