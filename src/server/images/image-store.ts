@@ -37,7 +37,10 @@ export class LocalImageStore implements ImageStore {
     let format: string | undefined;
     try {
       format = (await input.metadata()).format;
-    } catch {
+    } catch (err) {
+      if (err instanceof Error && /pixel limit/i.test(err.message)) {
+        throw new InvalidImageError('The image has too many pixels to process.');
+      }
       throw new InvalidImageError('The file is not a JPEG, PNG or WebP image.');
     }
     if (!format || !ACCEPTED_FORMATS.has(format) || (format === 'svg' && !this.options.allowSvg)) {
@@ -49,7 +52,7 @@ export class LocalImageStore implements ImageStore {
       await Promise.all(IMAGE_WIDTHS.map((width) => this.writeVariant(input, hash, width)));
     } catch (err) {
       if (err instanceof Error && /pixel limit|corrupt|premature|unsupported/i.test(err.message)) {
-        throw new InvalidImageError('The image is damaged or too large to process.');
+        throw new InvalidImageError('The image is damaged or has too many pixels to process.');
       }
       throw err;
     }
