@@ -6,7 +6,7 @@ import { calls, errorSchema } from '../../shared/api';
 import type { Identity } from '../auth/identity-provider';
 import { webHeadersOf } from '../auth/web-headers';
 import { users } from '../db/schema';
-import { listUsers } from '../repositories/users';
+import { deleteAccount, listUsers, verifySeller } from '../repositories/users';
 import { setNextLink } from './next-link';
 
 const users_: FastifyPluginAsyncZod = async (app) => {
@@ -73,6 +73,55 @@ const users_: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  const adminErrors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+
+  app.put(
+    calls.verifySeller.path,
+    {
+      preHandler: [app.authenticate, app.requireAdmin],
+      schema: {
+        tags: ['users'],
+        security: [{ bearer: [] }],
+        params: calls.verifySeller.params,
+        response: { 200: calls.verifySeller.response, ...adminErrors },
+      },
+    },
+    async (request) => {
+      const { email } = request.params;
+      const [row] = await app.db
+        .select({ type: users.type })
+        .from(users)
+        .where(eq(users.email, email))
+        .limit(1);
+      if (row?.type !== 'seller') throw app.httpErrors.notFound('No seller uses this e-mail');
+      return { modifiedCount: await verifySeller(app.db, email) };
+    },
+  );
+
+  app.delete(
+    calls.deleteUser.path,
+    {
+      preHandler: [app.authenticate, app.requireAdmin],
+      schema: {
+        tags: ['users'],
+        security: [{ bearer: [] }],
+        querystring: calls.deleteUser.query,
+        response: { 200: calls.deleteUser.response, ...adminErrors },
+      },
+    },
+    async (request) => {
+      const [row] = await app.db
+        .select()
+        .from(users)
+        .where(eq(users.id, request.query.id))
+        .limit(1);
+      if (!row) throw app.httpErrors.notFound('No such account');
+      if (app.adminEmails.has(row.email))
+        throw app.httpErrors.forbidden('An admin account cannot be deleted');
+      return { deletedCount: await deleteAccount(app.db, row) };
+    },
+  );
 
   app.post(
     calls.saveUser.path,
