@@ -5,24 +5,42 @@
 import { loadChunk } from '@client/lib/chunk-load';
 import { TEXT } from '@shared/texts';
 import type { QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import type { ComponentType } from 'react';
+import {
+  createBrowserRouter,
+  type LoaderFunction,
+  type NonIndexRouteObject,
+  type RouteObject,
+} from 'react-router';
 import { adminLoader, dashboardLoader, sellerLoader } from './guards';
 import { PageFallback, RootLayout } from './layouts/root-layout';
 import { NotFound } from './routes/not-found';
 import { RootError } from './routes/route-error';
 
-/** A dashboard page that the feature issues fill; until then it shows its heading. */
-const dashboardPage = (path: string, title: string): RouteObject => ({
+/** A page whose code loads when first visited (and gives up after the spec's 120 s). */
+const lazyPage = (
+  path: string,
+  load: () => Promise<{ Component: ComponentType; loader?: LoaderFunction }>,
+  loader?: LoaderFunction,
+): NonIndexRouteObject => ({
   path,
-  handle: { title },
   HydrateFallback: PageFallback,
-  lazy: async () => {
-    const m = await loadChunk(() => import('@client/features/dashboard/routes/dashboard-page'));
-    return { Component: m.DashboardPageFromRoute };
-  },
+  ...(loader ? { loader } : {}),
+  lazy: () => loadChunk(load),
+});
+
+/** A dashboard page the feature issues fill; until then it shows its heading. */
+const placeholderPage = (path: string, title: string): NonIndexRouteObject => ({
+  ...lazyPage(path, async () => ({
+    Component: (await import('@client/features/dashboard/routes/dashboard-page'))
+      .DashboardPageFromRoute,
+  })),
+  handle: { title },
 });
 
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  const seller = sellerLoader(queryClient);
+  const admin = adminLoader(queryClient);
   return [
     {
       path: '/',
@@ -32,92 +50,79 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         {
           index: true,
           HydrateFallback: PageFallback,
-          lazy: async () => {
-            const m = await loadChunk(() => import('@client/features/home/routes/home'));
-            return { Component: m.HomeRoute, loader: m.homeLoader(queryClient) };
-          },
+          lazy: () =>
+            loadChunk(async () => {
+              const m = await import('@client/features/home/routes/home');
+              return { Component: m.HomeRoute, loader: m.homeLoader(queryClient) };
+            }),
         },
-        {
-          path: 'category/:id',
-          HydrateFallback: PageFallback,
-          lazy: async () => {
-            const m = await loadChunk(() => import('@client/features/catalog/routes/category'));
-            return { Component: m.CategoryRoute, loader: m.categoryLoader(queryClient) };
-          },
-        },
-        {
-          path: 'blog',
-          HydrateFallback: PageFallback,
-          lazy: async () => {
-            const m = await loadChunk(() => import('@client/features/blog/routes/blog'));
-            return { Component: m.BlogRoute };
-          },
-        },
-        {
-          path: 'signin',
-          HydrateFallback: PageFallback,
-          lazy: async () => {
-            const m = await loadChunk(() => import('@client/features/auth/routes/sign-in'));
-            return { Component: m.SignInRoute, loader: m.signInLoader };
-          },
-        },
-        ...['signup', 'signup/user', 'signup/seller'].map((path) => ({
-          path,
-          lazy: async () => {
-            const m = await loadChunk(() => import('@client/features/auth/routes/sign-up'));
-            return { Component: m.SignUpRoute };
-          },
+        lazyPage('category/:id', async () => {
+          const m = await import('@client/features/catalog/routes/category');
+          return { Component: m.CategoryRoute, loader: m.categoryLoader(queryClient) };
+        }),
+        lazyPage('blog', async () => ({
+          Component: (await import('@client/features/blog/routes/blog')).BlogRoute,
         })),
+        lazyPage('signin', async () => {
+          const m = await import('@client/features/auth/routes/sign-in');
+          return { Component: m.SignInRoute, loader: m.signInLoader };
+        }),
+        ...['signup', 'signup/user', 'signup/seller'].map((path) =>
+          lazyPage(path, async () => ({
+            Component: (await import('@client/features/auth/routes/sign-up')).SignUpRoute,
+          })),
+        ),
         {
-          path: 'dashboard',
-          HydrateFallback: PageFallback,
-          loader: dashboardLoader(queryClient),
-          lazy: async () => {
-            const m = await loadChunk(
-              () => import('@client/features/dashboard/routes/dashboard-layout'),
-            );
-            return { Component: m.DashboardLayout };
-          },
+          ...lazyPage(
+            'dashboard',
+            async () => ({
+              Component: (await import('@client/features/dashboard/routes/dashboard-layout'))
+                .DashboardLayout,
+            }),
+            dashboardLoader(queryClient),
+          ),
           children: [
             {
               index: true,
-              lazy: async () => {
-                const m = await loadChunk(() => import('./routes/dashboard-index'));
-                return { Component: m.DashboardIndex };
-              },
+              lazy: () =>
+                loadChunk(async () => ({
+                  Component: (await import('./routes/dashboard-index')).DashboardIndex,
+                })),
             },
-            dashboardPage('myorders', TEXT.dashboard.myOrders),
-            dashboardPage('mywishlist', TEXT.dashboard.myWishListTitle),
-            {
-              path: 'addaproduct',
-              HydrateFallback: PageFallback,
-              loader: sellerLoader(queryClient),
-              lazy: async () => {
-                const m = await loadChunk(
-                  () => import('@client/features/selling/routes/add-product'),
-                );
-                return { Component: m.AddProductRoute };
-              },
-            },
-            {
-              path: 'myproducts',
-              HydrateFallback: PageFallback,
-              loader: sellerLoader(queryClient),
-              lazy: async () => {
-                const m = await loadChunk(
-                  () => import('@client/features/selling/routes/my-products'),
-                );
-                return { Component: m.MyProductsRoute };
-              },
-            },
-            {
-              ...dashboardPage('allseller', TEXT.dashboard.allSellers),
-              loader: adminLoader(queryClient),
-            },
-            {
-              ...dashboardPage('allbuyer', TEXT.dashboard.allBuyers),
-              loader: adminLoader(queryClient),
-            },
+            placeholderPage('myorders', TEXT.dashboard.myOrders),
+            placeholderPage('mywishlist', TEXT.dashboard.myWishListTitle),
+            lazyPage(
+              'addaproduct',
+              async () => ({
+                Component: (await import('@client/features/selling/routes/add-product'))
+                  .AddProductRoute,
+              }),
+              seller,
+            ),
+            lazyPage(
+              'myproducts',
+              async () => ({
+                Component: (await import('@client/features/selling/routes/my-products'))
+                  .MyProductsRoute,
+              }),
+              seller,
+            ),
+            lazyPage(
+              'allseller',
+              async () => ({
+                Component: (await import('@client/features/admin/routes/all-sellers'))
+                  .AllSellersRoute,
+              }),
+              admin,
+            ),
+            lazyPage(
+              'allbuyer',
+              async () => ({
+                Component: (await import('@client/features/admin/routes/all-buyers'))
+                  .AllBuyersRoute,
+              }),
+              admin,
+            ),
           ],
         },
         { path: '*', Component: NotFound },

@@ -12,6 +12,12 @@ const MyProducts = lazy(() =>
   })),
 );
 
+const AllSellers = lazy(() =>
+  loadChunk(() => import('@client/features/admin/routes/all-sellers')).then((m) => ({
+    default: m.AllSellersRoute,
+  })),
+);
+
 const INDEX_TITLE: Record<Role, string> = {
   buyer: TEXT.dashboard.myOrders,
   seller: TEXT.dashboard.myProducts,
@@ -21,10 +27,10 @@ const INDEX_TITLE: Record<Role, string> = {
 /** The dashboard's index page by role: buyers see My Orders, sellers My Products, admins All Sellers. */
 export function DashboardIndex() {
   const { role } = useOutletContext<{ role: Role }>();
-  if (role === 'seller') {
+  if (role !== 'buyer') {
     return (
       <Suspense fallback={<Spinner />}>
-        <MyProducts />
+        {role === 'seller' ? <MyProducts /> : <AllSellers />}
       </Suspense>
     );
   }

@@ -1,0 +1,5 @@
+import { AccountsPage } from '../components/accounts-page';
+
+export function AllBuyersRoute() {
+  return <AccountsPage kind="buyer" />;
+}

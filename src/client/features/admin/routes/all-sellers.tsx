@@ -1,0 +1,5 @@
+import { AccountsPage } from '../components/accounts-page';
+
+export function AllSellersRoute() {
+  return <AccountsPage kind="seller" />;
+}
