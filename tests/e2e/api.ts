@@ -10,9 +10,8 @@ export async function createAccountViaApi(baseURL: string, type: 'user' | 'selle
   const name = `${label} ${email.slice(label.length + 1, label.length + 7)}`;
   await ok(api.post('/api/auth/sign-up/email', { data: { email, name, password: PASSWORD } }));
   await ok(api.post('/api/users', { data: { email, name, type } }));
-  const { accessToken } = await (
-    await ok(api.get(`/api/jwt?email=${encodeURIComponent(email)}`))
-  ).json();
+  const token = await ok(api.get(`/api/jwt?email=${encodeURIComponent(email)}`));
+  const { accessToken } = (await token.json()) as { accessToken: string };
   return { api, email, name, bearer: { authorization: `bearer ${accessToken}` } };
 }
 
