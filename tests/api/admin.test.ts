@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments, products, users, wishListItems } from '../../src/server/db/schema';
 import { createAccount, SAME_SITE } from '../helpers/accounts';
-import { createProduct } from '../helpers/factories';
+import { createProduct, orderValues } from '../helpers/factories';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const ADMIN = 'admin-one@test.example';
@@ -57,20 +57,11 @@ describe('deleting accounts', () => {
     const record = (await recordOf(seller.email)) as typeof users.$inferSelect;
     const sold = await createProduct(t.database.db, record, { status: 'sold' });
     const unsold = await createProduct(t.database.db, record);
-    const base = {
-      email: buyer.email,
-      userName: 'B',
-      productName: 'Phone',
-      image: '/images/x-640.webp',
-      priceCents: 1000,
-      location: 'Cafe',
-      number: '1',
-    };
     const [paid] = await t.database.db
       .insert(orders)
-      .values({ ...base, productId: sold.id, status: 'paid' })
+      .values(orderValues(buyer.email, sold.id, { status: 'paid' }))
       .returning();
-    await t.database.db.insert(orders).values({ ...base, productId: unsold.id });
+    await t.database.db.insert(orders).values(orderValues(buyer.email, unsold.id));
     await t.database.db.insert(payments).values({
       transactionId: `pi_${seller.email}`,
       email: buyer.email,
@@ -121,19 +112,12 @@ describe('deleting accounts', () => {
       (await recordOf(seller.email)) as typeof users.$inferSelect,
     );
     await t.database.db.insert(wishListItems).values({ email: buyer.email, productId: phone.id });
-    const base = {
-      email: buyer.email,
-      userName: 'B',
-      productName: 'Phone',
-      image: '/images/x-640.webp',
-      priceCents: 1000,
-      location: 'Cafe',
-      number: '1',
-    };
-    await t.database.db.insert(orders).values([
-      { ...base, productId: phone.id },
-      { ...base, productId: crypto.randomUUID(), status: 'paid' },
-    ]);
+    await t.database.db
+      .insert(orders)
+      .values([
+        orderValues(buyer.email, phone.id),
+        orderValues(buyer.email, crypto.randomUUID(), { status: 'paid' }),
+      ]);
     const record = (await recordOf(buyer.email)) as typeof users.$inferSelect;
     expect((await remove(record.id)).json()).toEqual({ deletedCount: 1 });
     expect(

@@ -1,7 +1,7 @@
 /** Test data written straight to the database; every call makes fresh, unique rows. */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/server/db/client';
-import { advertisements, products, users } from '../../src/server/db/schema';
+import { advertisements, type orders, products, users } from '../../src/server/db/schema';
 
 type UserRow = typeof users.$inferSelect;
 type ProductRow = typeof products.$inferSelect;
@@ -66,3 +66,20 @@ export async function advertise(db: Db, product: ProductRow) {
   if (!row) throw new Error('advertisement not created');
   return row;
 }
+
+/** An order row of `email` for `productId`, unpaid unless overridden. */
+export const orderValues = (
+  email: string,
+  productId: string,
+  overrides: Partial<typeof orders.$inferInsert> = {},
+): typeof orders.$inferInsert => ({
+  email,
+  userName: 'Test Buyer',
+  productId,
+  productName: 'Phone',
+  image: '/images/0123456789abcdef0123456789abcdef-640.webp',
+  priceCents: 1000,
+  location: 'Cafe on Main St',
+  number: '+1 512 555 0111',
+  ...overrides,
+});

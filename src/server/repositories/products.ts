@@ -1,5 +1,5 @@
 /** Products and advertised items: queries and the one mapping from rows to the contract's shapes. */
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import type { AdvertisedItem, Product } from '../../shared/entities';
 import type { Db } from '../db/client';
@@ -55,17 +55,14 @@ export function toAdvertisedItem(
   };
 }
 
-export async function listCategoryProducts(
-  db: Db,
-  categoryId: string,
-  query: PaginationQuery,
-): Promise<Page<Product>> {
+/** Products matching `filter` with their seller's live verification, newest first, a page at a time. */
+async function listProducts(db: Db, filter: SQL, query: PaginationQuery): Promise<Page<Product>> {
   const cursor = cursorOf(query);
   const rows = await db
     .select({ product: products, sellerStatus: users.userStatus })
     .from(products)
     .innerJoin(users, eq(users.email, products.sellerEmail))
-    .where(and(eq(products.categoryId, categoryId), cursor ? lt(products.seq, cursor) : undefined))
+    .where(and(filter, cursor ? lt(products.seq, cursor) : undefined))
     .orderBy(desc(products.seq))
     .limit(query.limit + 1);
   return pageOf(
@@ -75,6 +72,12 @@ export async function listCategoryProducts(
     (r) => toProduct(r.product, r.sellerStatus),
   );
 }
+
+export const listCategoryProducts = (db: Db, categoryId: string, query: PaginationQuery) =>
+  listProducts(db, eq(products.categoryId, categoryId), query);
+
+export const listSellerProducts = (db: Db, email: string, query: PaginationQuery) =>
+  listProducts(db, eq(products.sellerEmail, email), query);
 
 /** Advertised items whose phone is still unsold, newest advertisement first. */
 export async function listAdvertised(
@@ -96,27 +99,6 @@ export async function listAdvertised(
     query,
     (r) => r.ad.seq,
     (r) => toAdvertisedItem(r.ad, r.product),
-  );
-}
-
-export async function listSellerProducts(
-  db: Db,
-  email: string,
-  query: PaginationQuery,
-): Promise<Page<Product>> {
-  const cursor = cursorOf(query);
-  const rows = await db
-    .select({ product: products, sellerStatus: users.userStatus })
-    .from(products)
-    .innerJoin(users, eq(users.email, products.sellerEmail))
-    .where(and(eq(products.sellerEmail, email), cursor ? lt(products.seq, cursor) : undefined))
-    .orderBy(desc(products.seq))
-    .limit(query.limit + 1);
-  return pageOf(
-    rows,
-    query,
-    (r) => r.product.seq,
-    (r) => toProduct(r.product, r.sellerStatus),
   );
 }
 

@@ -14,7 +14,7 @@ import {
   useSearchParams,
 } from 'react-router';
 import { AuthError } from '../components/auth-error';
-import { describedBy, Field } from '../components/field';
+import { TextField } from '../components/field';
 import { SocialButtons } from '../components/social-buttons';
 
 /**
@@ -68,26 +68,22 @@ export function SignInRoute() {
         <div className="card-body">
           <h1 className="card-title text-2xl">{TEXT.nav.signIn}</h1>
           <form onSubmit={handleSubmit(onSubmit)} noValidate className="flex flex-col gap-2">
-            <Field id="signin-email" label="Email" error={errors.email?.message}>
-              <input
-                id="signin-email"
-                type="email"
-                autoComplete="email"
-                className="input w-full"
-                {...describedBy('signin-email', errors.email?.message)}
-                {...register('email', { required: TEXT.validation.emailRequired })}
-              />
-            </Field>
-            <Field id="signin-password" label="Password" error={errors.password?.message}>
-              <input
-                id="signin-password"
-                type="password"
-                autoComplete="current-password"
-                className="input w-full"
-                {...describedBy('signin-password', errors.password?.message)}
-                {...register('password', { required: TEXT.validation.passwordRequired })}
-              />
-            </Field>
+            <TextField
+              id="signin-email"
+              label="Email"
+              error={errors.email?.message}
+              type="email"
+              autoComplete="email"
+              registration={register('email', { required: TEXT.validation.emailRequired })}
+            />
+            <TextField
+              id="signin-password"
+              label="Password"
+              error={errors.password?.message}
+              type="password"
+              autoComplete="current-password"
+              registration={register('password', { required: TEXT.validation.passwordRequired })}
+            />
             <AuthError code={error} />
             <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
               {isSubmitting && (

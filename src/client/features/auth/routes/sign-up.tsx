@@ -8,7 +8,7 @@ import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { AuthError } from '../components/auth-error';
-import { describedBy, Field } from '../components/field';
+import { TextField } from '../components/field';
 import { SocialButtons } from '../components/social-buttons';
 
 type SignUpValues = { name: string; email: string; password: string };
@@ -54,42 +54,36 @@ export function SignUpRoute() {
         <div className="card-body">
           <h2 className="card-title">Sign up as {role === 'seller' ? 'Seller' : 'User'}</h2>
           <form onSubmit={handleSubmit(onSubmit)} noValidate className="flex flex-col gap-2">
-            <Field id="signup-name" label="Name" error={errors.name?.message}>
-              <input
-                id="signup-name"
-                autoComplete="name"
-                className="input w-full"
-                {...describedBy('signup-name', errors.name?.message)}
-                {...register('name', {
-                  required: TEXT.validation.nameRequired,
-                  validate: (v) => v.trim().length > 0 || TEXT.validation.nameRequired,
-                })}
-              />
-            </Field>
-            <Field id="signup-email" label="Email" error={errors.email?.message}>
-              <input
-                id="signup-email"
-                type="email"
-                autoComplete="email"
-                className="input w-full"
-                {...describedBy('signup-email', errors.email?.message)}
-                {...register('email', { required: TEXT.validation.emailRequired })}
-              />
-            </Field>
-            <Field id="signup-password" label="Password" error={errors.password?.message}>
-              <input
-                id="signup-password"
-                type="password"
-                autoComplete="new-password"
-                className="input w-full"
-                {...describedBy('signup-password', errors.password?.message)}
-                {...register('password', {
-                  required: TEXT.validation.passwordRequired,
-                  minLength: { value: PASSWORD_MIN_LENGTH, message: TEXT.validation.passwordMin },
-                  pattern: { value: PASSWORD_PATTERN, message: TEXT.validation.passwordPattern },
-                })}
-              />
-            </Field>
+            <TextField
+              id="signup-name"
+              label="Name"
+              error={errors.name?.message}
+              autoComplete="name"
+              registration={register('name', {
+                required: TEXT.validation.nameRequired,
+                validate: (v) => v.trim().length > 0 || TEXT.validation.nameRequired,
+              })}
+            />
+            <TextField
+              id="signup-email"
+              label="Email"
+              error={errors.email?.message}
+              type="email"
+              autoComplete="email"
+              registration={register('email', { required: TEXT.validation.emailRequired })}
+            />
+            <TextField
+              id="signup-password"
+              label="Password"
+              error={errors.password?.message}
+              type="password"
+              autoComplete="new-password"
+              registration={register('password', {
+                required: TEXT.validation.passwordRequired,
+                minLength: { value: PASSWORD_MIN_LENGTH, message: TEXT.validation.passwordMin },
+                pattern: { value: PASSWORD_PATTERN, message: TEXT.validation.passwordPattern },
+              })}
+            />
             <AuthError code={error} />
             <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
               {isSubmitting && (
