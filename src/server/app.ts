@@ -24,6 +24,7 @@ import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
 import openapiPlugin from './plugins/openapi';
 import securityPlugin from './plugins/security';
+import buyingRoutes from './routes/buying';
 import catalogRoutes from './routes/catalog';
 import identityRoutes from './routes/identity';
 import imagesRoutes from './routes/images';
@@ -102,6 +103,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(usersRoutes);
       await api.register(imagesRoutes, { store: new LocalImageStore(uploadsDirOf(opts.config)) });
       await api.register(productsRoutes);
+      await api.register(buyingRoutes);
       await api.register(systemRoutes, { clientConfig: clientConfigOf(opts.config, services) });
     },
     { prefix: API_BASE },

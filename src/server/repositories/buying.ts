@@ -1,0 +1,56 @@
+/** Wish lists and orders: queries and the one mapping from rows to the contract's shapes. */
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { PaginationQuery } from '../../shared/api';
+import type { Order, WishListItem } from '../../shared/entities';
+import type { Db } from '../db/client';
+import { orders, products, wishListItems } from '../db/schema';
+import { toDollars } from './money';
+import { cursorOf, type Page, pageOf } from './page';
+
+export const toOrder = (row: typeof orders.$inferSelect): Order => ({
+  _id: row.id,
+  userName: row.userName,
+  productName: row.productName,
+  price: toDollars(row.priceCents),
+  email: row.email,
+  location: row.location,
+  number: row.number,
+  productId: row.productId,
+  image: row.image,
+  status: row.status,
+});
+
+/** A buyer's wish list, newest first, read live from the phones it names. */
+export async function listWishList(db: Db, email: string): Promise<WishListItem[]> {
+  const rows = await db
+    .select({ item: wishListItems, product: products })
+    .from(wishListItems)
+    .innerJoin(products, eq(products.id, wishListItems.productId))
+    .where(eq(wishListItems.email, email))
+    .orderBy(desc(wishListItems.seq))
+    .limit(500);
+  return rows.map(({ item, product }) => ({
+    _id: item.id,
+    productId: product.id,
+    productName: product.modelName,
+    image: product.image,
+    price: toDollars(product.resellPriceCents),
+    email: item.email,
+    categoryId: product.categoryId as WishListItem['categoryId'],
+  }));
+}
+
+export async function listOrders(
+  db: Db,
+  email: string,
+  query: PaginationQuery,
+): Promise<Page<Order>> {
+  const cursor = cursorOf(query);
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.email, email), cursor ? lt(orders.seq, cursor) : undefined))
+    .orderBy(desc(orders.seq))
+    .limit(query.limit + 1);
+  return pageOf(rows, query, (r) => r.seq, toOrder);
+}
