@@ -2,13 +2,13 @@
 import { type APIRequestContext, request } from '@playwright/test';
 import sharp from 'sharp';
 
-const PASSWORD = 'Made-By-Api1!';
+export const API_PASSWORD = 'Made-By-Api1!';
 
 export async function createAccountViaApi(baseURL: string, type: 'user' | 'seller', label: string) {
   const api = await request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
   const email = `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@e2e.example`;
   const name = `${label} ${email.slice(label.length + 1, label.length + 7)}`;
-  await ok(api.post('/api/auth/sign-up/email', { data: { email, name, password: PASSWORD } }));
+  await ok(api.post('/api/auth/sign-up/email', { data: { email, name, password: API_PASSWORD } }));
   await ok(api.post('/api/users', { data: { email, name, type } }));
   const token = await ok(api.get(`/api/jwt?email=${encodeURIComponent(email)}`));
   const { accessToken } = (await token.json()) as { accessToken: string };

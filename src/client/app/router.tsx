@@ -3,7 +3,6 @@
  * page shows. Feature modules are composed here and nowhere else.
  */
 import { loadChunk } from '@client/lib/chunk-load';
-import { TEXT } from '@shared/texts';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import {
@@ -27,15 +26,6 @@ const lazyPage = (
   HydrateFallback: PageFallback,
   ...(loader ? { loader } : {}),
   lazy: () => loadChunk(load),
-});
-
-/** A dashboard page the feature issues fill; until then it shows its heading. */
-const placeholderPage = (path: string, title: string): NonIndexRouteObject => ({
-  ...lazyPage(path, async () => ({
-    Component: (await import('@client/features/dashboard/routes/dashboard-page'))
-      .DashboardPageFromRoute,
-  })),
-  handle: { title },
 });
 
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
@@ -89,8 +79,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   Component: (await import('./routes/dashboard-index')).DashboardIndex,
                 })),
             },
-            placeholderPage('myorders', TEXT.dashboard.myOrders),
-            placeholderPage('mywishlist', TEXT.dashboard.myWishListTitle),
+            lazyPage('myorders', async () => ({
+              Component: (await import('@client/features/buying/routes/my-orders')).MyOrdersRoute,
+            })),
+            lazyPage('mywishlist', async () => ({
+              Component: (await import('@client/features/buying/routes/my-wish-list'))
+                .MyWishListRoute,
+            })),
             lazyPage(
               'addaproduct',
               async () => ({

@@ -35,7 +35,7 @@ export function Modal({ open, onClose, title, children, actions }: ModalProps) {
           {title}
         </h2>
         <div className="py-4">{children}</div>
-        <div className="modal-action">{actions}</div>
+        {actions && <div className="modal-action">{actions}</div>}
       </div>
       <form method="dialog" className="modal-backdrop">
         <button type="submit" tabIndex={-1} aria-hidden="true">

@@ -1,8 +1,14 @@
-import { categoryCodeSchema } from '@shared/entities';
+import { ApiError } from '@client/lib/api-client';
+import { useAuth } from '@client/lib/auth/use-auth';
+import { categoryCodeSchema, type Product } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import type { QueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
 import { data, Link, type LoaderFunctionArgs, useParams } from 'react-router';
+import { addToWishList } from '../api/buy';
 import { categoryProductsQueryOptions, useCategoryProducts } from '../api/get-category-products';
+import { BookingModal } from '../components/booking-modal';
 import { ProductCard } from '../components/product-card';
 
 /** The category's first page loads before the page shows; an unknown brand code is a 404. */
@@ -19,6 +25,19 @@ export function CategoryRoute() {
   const { id = '' } = useParams();
   const { data: pages, hasNextPage, fetchNextPage, isFetchingNextPage } = useCategoryProducts(id);
   const products = pages.pages.flatMap((p) => p.data);
+  const { user } = useAuth();
+  const [booking, setBooking] = useState<Product | null>(null);
+
+  const wishList = async (product: Product) => {
+    if (!user) return toast.error(TEXT.validation.wishListLogin);
+    try {
+      const result = await addToWishList(product._id);
+      if (result.acknowledged) toast.success(TEXT.toast.wishListAdded);
+      else toast.error(result.message ?? 'Not added to the wish list.');
+    } catch (error) {
+      toast.error(error instanceof ApiError ? error.message : 'Not added to the wish list.');
+    }
+  };
 
   if (products.length === 0) {
     return (
@@ -38,9 +57,16 @@ export function CategoryRoute() {
       </h1>
       <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
         {products.map((p, i) => (
-          <ProductCard key={p._id} product={p} priority={i === 0} />
+          <ProductCard
+            key={p._id}
+            product={p}
+            priority={i === 0}
+            onWishList={wishList}
+            onBook={setBooking}
+          />
         ))}
       </div>
+      {booking && <BookingModal product={booking} onClose={() => setBooking(null)} />}
       {hasNextPage && (
         <div className="flex justify-center">
           <button

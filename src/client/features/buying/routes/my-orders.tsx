@@ -1,0 +1,98 @@
+import { DashboardPage } from '@client/components/layout/dashboard-page';
+import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
+import { useAuth } from '@client/lib/auth/use-auth';
+import { formatDollars } from '@client/lib/format';
+import { srcSetOf } from '@shared/images';
+import { TEXT } from '@shared/texts';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { deleteOrder, myOrdersQueryOptions } from '../api/orders';
+import { useConfirmedDelete } from '../use-confirmed-delete';
+
+/** My Orders: index, Product Image, Product Name, Price, Meet Point, Number, Pay, Action. */
+export function MyOrdersRoute() {
+  const { user } = useAuth();
+  const email = user?.email ?? '';
+  const { data: orders, isPending } = useQuery(myOrdersQueryOptions(email));
+  const deletion = useConfirmedDelete(deleteOrder, ['orders', email], TEXT.toast.orderDeleted);
+
+  return (
+    <DashboardPage title={TEXT.dashboard.myOrders}>
+      {isPending ? (
+        <span className="loading loading-spinner" role="status" aria-label="Loading your orders" />
+      ) : !orders?.length ? (
+        <p>
+          You have not booked a phone yet.{' '}
+          <Link to="/" className="link link-primary">
+            Browse phones
+          </Link>
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-box ring-1 ring-base-300">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Product Image</th>
+                <th scope="col">Product Name</th>
+                <th scope="col">Price</th>
+                <th scope="col">Meet Point</th>
+                <th scope="col">Number</th>
+                <th scope="col">{TEXT.dashboard.pay}</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.map((o, i) => (
+                <tr key={o._id}>
+                  <th scope="row">{i + 1}</th>
+                  <td>
+                    <img
+                      src={o.image}
+                      srcSet={srcSetOf(o.image)}
+                      sizes="64px"
+                      alt={o.productName}
+                      width={64}
+                      height={48}
+                      className="rounded"
+                    />
+                  </td>
+                  <td>{o.productName}</td>
+                  <td>{formatDollars(o.price)}</td>
+                  <td>{o.location}</td>
+                  <td>{o.number}</td>
+                  <td>
+                    {o.status === 'paid' ? (
+                      <span className="badge badge-success">{TEXT.dashboard.paid}</span>
+                    ) : (
+                      <Link to={`/dashboard/payment/${o._id}`} className="btn btn-primary btn-sm">
+                        {TEXT.dashboard.pay}
+                        <span className="sr-only"> for {o.productName}</span>
+                      </Link>
+                    )}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn btn-error btn-sm"
+                      onClick={() => deletion.ask(o._id)}
+                    >
+                      Delete<span className="sr-only"> {o.productName}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={deletion.pendingId !== null}
+        message={TEXT.confirm.delete}
+        busy={deletion.busy}
+        onCancel={deletion.cancel}
+        onConfirm={deletion.confirm}
+      />
+    </DashboardPage>
+  );
+}

@@ -1,0 +1,114 @@
+import { Modal } from '@client/components/ui/modal';
+import { ApiError } from '@client/lib/api-client';
+import { useAuth } from '@client/lib/auth/use-auth';
+import { formatDollars } from '@client/lib/format';
+import type { Product } from '@shared/entities';
+import { TEXT } from '@shared/texts';
+import { useForm } from 'react-hook-form';
+import toast from 'react-hot-toast';
+import { Link } from 'react-router';
+import { bookProduct } from '../api/buy';
+
+type Values = { location: string; number: string };
+
+/** The booking modal (spec section 2): a sign-in prompt, or the booking form. */
+export function BookingModal({ product, onClose }: { product: Product; onClose: () => void }) {
+  const { user } = useAuth();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({ mode: 'onSubmit', reValidateMode: 'onChange' });
+
+  if (!user) {
+    return (
+      <Modal
+        open
+        onClose={onClose}
+        title={TEXT.booking.loginPrompt}
+        actions={
+          <>
+            <button type="button" className="btn" onClick={onClose}>
+              {TEXT.booking.cancel}
+            </button>
+            <Link to="/signin" className="btn btn-primary">
+              {TEXT.nav.signIn}
+            </Link>
+          </>
+        }
+      >
+        {null}
+      </Modal>
+    );
+  }
+
+  const onSubmit = async ({ location, number }: Values) => {
+    try {
+      const { acknowledged } = await bookProduct({ productId: product._id, location, number });
+      if (acknowledged) toast.success(TEXT.toast.bookingConfirmed);
+      else toast.error(TEXT.toast.alreadyBooked);
+    } catch (error) {
+      toast.error(
+        error instanceof ApiError && error.status !== 409
+          ? error.message
+          : TEXT.toast.alreadyBooked,
+      );
+    }
+    onClose();
+  };
+
+  const readOnly = (id: string, label: string, value: string) => (
+    <div className="fieldset">
+      <label htmlFor={id} className="fieldset-legend">
+        {label}
+      </label>
+      <input id={id} className="input w-full" value={value} readOnly />
+    </div>
+  );
+  const required = (id: keyof Values, label: string, extra: object = {}) => (
+    <div className="fieldset">
+      <label htmlFor={`booking-${id}`} className="fieldset-legend">
+        {label}
+        {errors[id] && (
+          <span id={`booking-${id}-error`} role="alert" className="ml-2 font-normal text-error">
+            {errors[id]?.message}
+          </span>
+        )}
+      </label>
+      <input
+        id={`booking-${id}`}
+        className="input w-full"
+        {...extra}
+        {...(errors[id] ? { 'aria-invalid': true, 'aria-describedby': `booking-${id}-error` } : {})}
+        {...register(id, {
+          required: TEXT.validation.fieldRequired,
+          validate: (v) => v.trim().length > 0 || TEXT.validation.fieldRequired,
+        })}
+      />
+    </div>
+  );
+
+  return (
+    <Modal open onClose={onClose} title={TEXT.booking.title(product.modelName)}>
+      <form id="booking-form" onSubmit={handleSubmit(onSubmit)} noValidate>
+        {readOnly('booking-name', 'Name', user.displayName ?? '')}
+        {readOnly('booking-email', 'Email', user.email)}
+        {readOnly('booking-model', 'Model', product.modelName)}
+        {readOnly('booking-price', 'Price', formatDollars(product.resellPrice))}
+        {required('location', 'Location', { placeholder: TEXT.booking.locationPlaceholder })}
+        {required('number', 'Phone number', { type: 'tel', autoComplete: 'tel' })}
+        <div className="modal-action">
+          <button type="button" className="btn" onClick={onClose}>
+            {TEXT.booking.cancel}
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+            {isSubmitting && (
+              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+            )}
+            {TEXT.booking.order}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

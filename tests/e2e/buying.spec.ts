@@ -1,0 +1,86 @@
+import { API_PASSWORD, createAccountViaApi, createSellerWithPhone } from './api';
+import { expect, test } from './console';
+import { FIXTURE } from './fixture';
+
+test('a signed-out visitor is asked to sign in to wish-list or book', async ({ page }) => {
+  await page.goto('/category/01');
+  const card = page.getByRole('article', { name: FIXTURE.plain.modelName });
+  await card.getByRole('button', { name: 'Add to Wish List' }).click();
+  await expect(
+    page.getByText('Please login or create an account to make a wish list!!'),
+  ).toBeVisible();
+  await card.getByRole('button', { name: 'Book Now' }).click();
+  await expect(
+    page.getByRole('dialog', { name: 'Please login or create an account to book a product!!' }),
+  ).toBeVisible();
+});
+
+test('a buyer wish-lists and books a phone, then finds both in the dashboard', async ({
+  page,
+  baseURL,
+  consoleErrors,
+}) => {
+  consoleErrors.allow(/status of 409/);
+  const model = `Oppo Buy ${Date.now()}`;
+  await createSellerWithPhone(baseURL as string, '04', model);
+  const buyer = await createAccountViaApi(baseURL as string, 'user', 'buyer');
+  await page.goto('/signin?from=%2Fcategory%2F04');
+  await page.getByLabel('Email').fill(buyer.email);
+  await page.getByLabel('Password').fill(API_PASSWORD);
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+
+  const card = page.getByRole('article', { name: model });
+  await card.getByRole('button', { name: 'Add to Wish List' }).click();
+  await expect(page.getByText('Added to wish list!!')).toBeVisible();
+  await card.getByRole('button', { name: 'Add to Wish List' }).click();
+  await expect(page.getByText('Already Added')).toBeVisible();
+
+  await card.getByRole('button', { name: 'Book Now' }).click();
+  const dialog = page.getByRole('dialog', { name: `Book for ${model}` });
+  await expect(dialog.getByLabel('Name')).toHaveValue(buyer.name);
+  await expect(dialog.getByLabel('Email')).toHaveValue(buyer.email);
+  await expect(dialog.getByLabel('Price')).toHaveValue('$250');
+  await expect(dialog.getByLabel('Model')).toHaveAttribute('readonly', '');
+  await dialog.getByRole('button', { name: 'Order' }).click();
+  await expect(dialog.getByText('Field Required')).toHaveCount(2);
+  await expect(dialog.getByPlaceholder('Meeting Location')).toBeVisible();
+  await dialog.getByPlaceholder('Meeting Location').fill('City Library');
+  await dialog.getByLabel(/Phone number/).fill('+1 303 555 0142');
+  await dialog.getByRole('button', { name: 'Order' }).click();
+  await expect(page.getByText('Your Booking is confirmed.')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await card.getByRole('button', { name: 'Book Now' }).click();
+  await dialog.getByPlaceholder('Meeting Location').fill('Again');
+  await dialog.getByLabel(/Phone number/).fill('1');
+  await dialog.getByRole('button', { name: 'Order' }).click();
+  await expect(page.getByText('Already Booked')).toBeVisible();
+
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'My Orders' })).toBeVisible();
+  const order = page.getByRole('row').filter({ hasText: model });
+  await expect(order).toContainText('$250');
+  await expect(order).toContainText('City Library');
+  await expect(order.getByRole('link', { name: `Pay for ${model}` })).toHaveAttribute(
+    'href',
+    /\/dashboard\/payment\/[0-9a-f-]{36}$/,
+  );
+
+  await page.goto('/dashboard/mywishlist');
+  await expect(page.getByRole('heading', { level: 1, name: 'My WishLisht' })).toBeVisible();
+  const wished = page.getByRole('row').filter({ hasText: model });
+  await expect(wished.getByRole('link', { name: `Book Now ${model}` })).toHaveAttribute(
+    'href',
+    '/category/04',
+  );
+  await wished.getByRole('button', { name: `Delete ${model}` }).click();
+  await page.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Successfully deleted one item', { exact: true })).toBeVisible();
+  await expect(wished).toHaveCount(0);
+
+  await page.goto('/dashboard/myorders');
+  await order.getByRole('button', { name: `Delete ${model}` }).click();
+  await page.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Successfully deleted one item of order!!')).toBeVisible();
+  await expect(order).toHaveCount(0);
+});
