@@ -1,5 +1,6 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
+import { DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { ApiError } from '@client/lib/api-client';
 import { USER_STATUS_VERIFIED } from '@shared/constants';
 import type { User } from '@shared/entities';
@@ -11,6 +12,9 @@ import { type AccountKind, accountsQueryOptions, deleteAccount, verifySeller } f
 
 const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : 'Something went wrong.';
+
+const BUYER_COLUMNS = ['#', 'Name', 'Email', 'Delete'];
+const SELLER_COLUMNS = ['#', 'Name', 'Email', TEXT.dashboard.verificationStatus, 'Delete'];
 
 /** All Sellers or All Buyers: index, Name, Email, (Varification Status,) Delete. */
 export function AccountsPage({ kind }: { kind: AccountKind }) {
@@ -49,54 +53,35 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
       ) : accounts.length === 0 ? (
         <p>No {kind === 'seller' ? 'sellers' : 'buyers'} yet.</p>
       ) : (
-        <div className="overflow-x-auto rounded-box ring-1 ring-base-300">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                {kind === 'seller' && <th scope="col">{TEXT.dashboard.verificationStatus}</th>}
-                <th scope="col">Delete</th>
-              </tr>
-            </thead>
-            <tbody>
-              {accounts.map((user, i) => (
-                <tr key={user._id}>
-                  <th scope="row">{i + 1}</th>
-                  <td>{user.name}</td>
-                  <td>{user.email}</td>
-                  {kind === 'seller' && (
-                    <td>
-                      {user.userStatus === USER_STATUS_VERIFIED ? (
-                        <span className="badge badge-info">{TEXT.dashboard.verified}</span>
-                      ) : (
-                        <button
-                          type="button"
-                          className="btn btn-secondary btn-sm"
-                          disabled={verify.isPending}
-                          onClick={() => verify.mutate(user)}
-                        >
-                          {TEXT.dashboard.verify}
-                          <span className="sr-only"> {user.email}</span>
-                        </button>
-                      )}
-                    </td>
-                  )}
-                  <td>
+        <DataTable columns={kind === 'seller' ? SELLER_COLUMNS : BUYER_COLUMNS}>
+          {accounts.map((user, i) => (
+            <tr key={user._id}>
+              <th scope="row">{i + 1}</th>
+              <td>{user.name}</td>
+              <td>{user.email}</td>
+              {kind === 'seller' && (
+                <td>
+                  {user.userStatus === USER_STATUS_VERIFIED ? (
+                    <span className="badge badge-info">{TEXT.dashboard.verified}</span>
+                  ) : (
                     <button
                       type="button"
-                      className="btn btn-error btn-sm"
-                      onClick={() => setDeleting(user)}
+                      className="btn btn-secondary btn-sm"
+                      disabled={verify.isPending}
+                      onClick={() => verify.mutate(user)}
                     >
-                      Delete<span className="sr-only"> {user.email}</span>
+                      {TEXT.dashboard.verify}
+                      <span className="sr-only"> {user.email}</span>
                     </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  )}
+                </td>
+              )}
+              <td>
+                <DeleteButton what={user.email} onClick={() => setDeleting(user)} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {query.hasNextPage && (
         <button

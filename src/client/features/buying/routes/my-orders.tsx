@@ -1,13 +1,25 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
+import { DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { formatDollars } from '@client/lib/format';
+import { useConfirmedDelete } from '@client/lib/use-confirmed-delete';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { deleteOrder, myOrdersQueryOptions } from '../api/orders';
-import { useConfirmedDelete } from '../use-confirmed-delete';
+
+const ORDER_COLUMNS = [
+  '#',
+  'Product Image',
+  'Product Name',
+  'Price',
+  'Meet Point',
+  'Number',
+  TEXT.dashboard.pay,
+  'Action',
+];
 
 /** My Orders: index, Product Image, Product Name, Price, Meet Point, Number, Pay, Action. */
 export function MyOrdersRoute() {
@@ -28,63 +40,41 @@ export function MyOrdersRoute() {
           </Link>
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-box ring-1 ring-base-300">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Product Image</th>
-                <th scope="col">Product Name</th>
-                <th scope="col">Price</th>
-                <th scope="col">Meet Point</th>
-                <th scope="col">Number</th>
-                <th scope="col">{TEXT.dashboard.pay}</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((o, i) => (
-                <tr key={o._id}>
-                  <th scope="row">{i + 1}</th>
-                  <td>
-                    <img
-                      src={o.image}
-                      srcSet={srcSetOf(o.image)}
-                      sizes="64px"
-                      alt={o.productName}
-                      width={64}
-                      height={48}
-                      className="rounded"
-                    />
-                  </td>
-                  <td>{o.productName}</td>
-                  <td>{formatDollars(o.price)}</td>
-                  <td>{o.location}</td>
-                  <td>{o.number}</td>
-                  <td>
-                    {o.status === 'paid' ? (
-                      <span className="badge badge-success">{TEXT.dashboard.paid}</span>
-                    ) : (
-                      <Link to={`/dashboard/payment/${o._id}`} className="btn btn-primary btn-sm">
-                        {TEXT.dashboard.pay}
-                        <span className="sr-only"> for {o.productName}</span>
-                      </Link>
-                    )}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn btn-error btn-sm"
-                      onClick={() => deletion.ask(o._id)}
-                    >
-                      Delete<span className="sr-only"> {o.productName}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={ORDER_COLUMNS}>
+          {orders.map((o, i) => (
+            <tr key={o._id}>
+              <th scope="row">{i + 1}</th>
+              <td>
+                <img
+                  src={o.image}
+                  srcSet={srcSetOf(o.image)}
+                  sizes="64px"
+                  alt={o.productName}
+                  width={64}
+                  height={48}
+                  className="rounded"
+                />
+              </td>
+              <td>{o.productName}</td>
+              <td>{formatDollars(o.price)}</td>
+              <td>{o.location}</td>
+              <td>{o.number}</td>
+              <td>
+                {o.status === 'paid' ? (
+                  <span className="badge badge-success">{TEXT.dashboard.paid}</span>
+                ) : (
+                  <Link to={`/dashboard/payment/${o._id}`} className="btn btn-primary btn-sm">
+                    {TEXT.dashboard.pay}
+                    <span className="sr-only"> for {o.productName}</span>
+                  </Link>
+                )}
+              </td>
+              <td>
+                <DeleteButton what={o.productName} onClick={() => deletion.ask(o._id)} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <ConfirmDialog
         open={deletion.pendingId !== null}

@@ -1,5 +1,6 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
+import { DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { ApiError } from '@client/lib/api-client';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { formatDollars } from '@client/lib/format';
@@ -14,6 +15,8 @@ type Pending = { action: 'delete' | 'advertise'; product: Product } | null;
 
 const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : 'Something went wrong.';
+
+const PRODUCT_COLUMNS = ['#', 'Name', 'Price', 'Status', TEXT.dashboard.avertise, 'Action'];
 
 /** My Products: number, Name, Price, Status, Avertise, Action (spec section 2). */
 export function MyProductsRoute() {
@@ -60,51 +63,34 @@ export function MyProductsRoute() {
           aria-label="Loading your products"
         />
       ) : products && products.length > 0 ? (
-        <div className="overflow-x-auto rounded-box ring-1 ring-base-300">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Name</th>
-                <th scope="col">Price</th>
-                <th scope="col">Status</th>
-                <th scope="col">{TEXT.dashboard.avertise}</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {products.map((p, i) => (
-                <tr key={p._id}>
-                  <th scope="row">{i + 1}</th>
-                  <td>{p.modelName}</td>
-                  <td>{formatDollars(p.resellPrice)}</td>
-                  <td>{p.status === 'sold' ? TEXT.product.sold : TEXT.dashboard.available}</td>
-                  <td>
-                    {p.status !== 'sold' && (
-                      <button
-                        type="button"
-                        className="btn btn-secondary btn-sm"
-                        onClick={() => setPending({ action: 'advertise', product: p })}
-                      >
-                        {TEXT.dashboard.avertise}
-                        <span className="sr-only"> {p.modelName}</span>
-                      </button>
-                    )}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn btn-error btn-sm"
-                      onClick={() => setPending({ action: 'delete', product: p })}
-                    >
-                      Delete<span className="sr-only"> {p.modelName}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={PRODUCT_COLUMNS}>
+          {products.map((p, i) => (
+            <tr key={p._id}>
+              <th scope="row">{i + 1}</th>
+              <td>{p.modelName}</td>
+              <td>{formatDollars(p.resellPrice)}</td>
+              <td>{p.status === 'sold' ? TEXT.product.sold : TEXT.dashboard.available}</td>
+              <td>
+                {p.status !== 'sold' && (
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => setPending({ action: 'advertise', product: p })}
+                  >
+                    {TEXT.dashboard.avertise}
+                    <span className="sr-only"> {p.modelName}</span>
+                  </button>
+                )}
+              </td>
+              <td>
+                <DeleteButton
+                  what={p.modelName}
+                  onClick={() => setPending({ action: 'delete', product: p })}
+                />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : (
         <p>You have not listed a phone yet.</p>
       )}
