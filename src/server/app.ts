@@ -18,6 +18,7 @@ import { loadSecret } from './auth/secrets';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { LocalImageStore } from './images/image-store';
+import { EmbeddedPaymentProvider } from './payments/embedded-processor';
 import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
@@ -28,6 +29,7 @@ import buyingRoutes from './routes/buying';
 import catalogRoutes from './routes/catalog';
 import identityRoutes from './routes/identity';
 import imagesRoutes from './routes/images';
+import paymentsRoutes from './routes/payments';
 import productsRoutes from './routes/products';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
@@ -43,6 +45,7 @@ export type AppServices = {
   identity: IdentityProvider;
   accessTokens: AccessTokens;
   adminEmails: ReadonlySet<string>;
+  payments: EmbeddedPaymentProvider;
 };
 
 export type AppOptions = {
@@ -63,6 +66,7 @@ export async function createServices(config: Config, database: Database): Promis
     identity: createIdentityProvider(database.db, config, authSecret),
     accessTokens: new AccessTokens(jwtSecret),
     adminEmails,
+    payments: new EmbeddedPaymentProvider(database.db),
   };
 }
 
@@ -104,6 +108,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(imagesRoutes, { store: new LocalImageStore(uploadsDirOf(opts.config)) });
       await api.register(productsRoutes);
       await api.register(buyingRoutes);
+      await api.register(paymentsRoutes, { provider: services.payments });
       await api.register(systemRoutes, { clientConfig: clientConfigOf(opts.config, services) });
     },
     { prefix: API_BASE },

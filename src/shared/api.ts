@@ -334,6 +334,29 @@ export const calls = define({
     access: 'bearer',
     response: z.object({ success: z.boolean(), data: z.object({ url: z.string() }) }),
   },
+  confirmTestPayment: {
+    method: 'POST',
+    path: '/test-payments/confirm',
+    access: 'public',
+    body: z.object({
+      clientSecret: z.string().min(1).max(200),
+      card: z.object({
+        number: z.string().max(30),
+        expMonth: z.coerce.number().int(),
+        expYear: z.coerce.number().int(),
+        cvc: z.string().max(4),
+      }),
+      billingDetails: z.object({ name: z.string().max(200), email: z.string().max(254) }),
+    }),
+    response: z.object({
+      paymentIntent: z.object({
+        id: z.string(),
+        status: z.string(),
+        amount: z.number().int(),
+        currency: z.string(),
+      }),
+    }),
+  },
   health: {
     method: 'GET',
     path: '/health',

@@ -232,3 +232,22 @@ export const authVerifications = pgTable(
   },
   (t) => [index('auth_verifications_identifier_idx').on(t.identifier)],
 );
+
+/** The embedded test-mode card processor's payment intents (Stripe keeps its own). */
+export const paymentIntents = pgTable(
+  'payment_intents',
+  {
+    id: text('id').primaryKey(),
+    clientSecret: text('client_secret').notNull().unique('payment_intents_client_secret_key'),
+    orderId: uuid('order_id').notNull(),
+    email: text('email').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    status: text('status', { enum: ['requires_payment_method', 'succeeded', 'refunded'] })
+      .notNull()
+      .default('requires_payment_method'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payment_intents_order_idx').on(t.orderId)],
+);

@@ -17,6 +17,8 @@ const images: FastifyPluginAsyncZod<{ store: ImageStore }> = async (app, opts) =
         rateLimit: {
           max: 30,
           timeWindow: '1 minute',
+          // After parsing and authentication, so the key can use the body or the caller.
+          hook: 'preHandler',
           keyGenerator: (request) => `upload:${request.caller?.email ?? request.ip}`,
         },
       },

@@ -1,0 +1,163 @@
+/**
+ * Card payments: a payment intent for the order's own price, the embedded processor's card
+ * confirmation (which records the payment itself, so a closed browser loses nothing), and the
+ * client's record call, which is accepted only for an intent the provider says succeeded.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { calls, errorSchema } from '../../shared/api';
+import { orders, products } from '../db/schema';
+import type { EmbeddedPaymentProvider } from '../payments/embedded-processor';
+import { recordPayment, SoldMeanwhileError } from '../payments/record-payment';
+import { callerOf } from '../plugins/auth';
+import { toCents } from '../repositories/money';
+
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+};
+const cardErrorSchema = z.object({
+  error: z.object({
+    type: z.literal('card_error'),
+    code: z.string(),
+    decline_code: z.string().optional(),
+    message: z.string(),
+  }),
+});
+
+const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = async (
+  app,
+  { provider },
+) => {
+  const buyersOrder = async (orderId: string, email: string) => {
+    const [order] = await app.db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+    if (!order) throw app.httpErrors.notFound('No such order');
+    if (order.email !== email)
+      throw app.httpErrors.forbidden('You may only pay for your own order');
+    return order;
+  };
+  const record = async (intentId: string) => {
+    const intent = await provider.retrieve(intentId);
+    if (!intent) throw app.httpErrors.notFound('No such payment');
+    try {
+      return await recordPayment(app.db, provider, intent);
+    } catch (err) {
+      if (err instanceof SoldMeanwhileError) throw app.httpErrors.conflict(err.message);
+      throw err;
+    }
+  };
+
+  app.post(
+    calls.createPaymentIntent.path,
+    {
+      preHandler: [app.authenticate],
+      config: {
+        rateLimit: {
+          max: 30,
+          timeWindow: '1 minute',
+          // After parsing and authentication, so the key can use the body or the caller.
+          hook: 'preHandler',
+          keyGenerator: (r) => `intent:${r.caller?.email ?? r.ip}`,
+        },
+      },
+      schema: {
+        tags: ['payments'],
+        security: [{ bearer: [] }],
+        body: calls.createPaymentIntent.body,
+        response: { 200: calls.createPaymentIntent.response, ...errors },
+      },
+    },
+    async (request) => {
+      const order = await buyersOrder(request.body.orderId, callerOf(request).email);
+      if (order.status === 'paid') throw app.httpErrors.conflict('This order is already paid');
+      const [product] = await app.db
+        .select({ status: products.status })
+        .from(products)
+        .where(eq(products.id, order.productId));
+      if (product?.status !== 'available')
+        throw app.httpErrors.conflict('This phone is no longer for sale');
+      // The amount is the order's; a client that asks for another is refused, never charged it.
+      if (toCents(request.body.price) !== order.priceCents) {
+        throw app.httpErrors.badRequest("price: does not match the order's price");
+      }
+      const { clientSecret } = await provider.createIntent({
+        orderId: order.id,
+        amountCents: order.priceCents,
+        email: order.email,
+      });
+      return { clientSecret };
+    },
+  );
+
+  app.post(
+    calls.confirmTestPayment.path,
+    {
+      // Per payment intent: guessing cards against one intent is what card testing looks like.
+      config: {
+        rateLimit: {
+          max: 10,
+          timeWindow: '1 minute',
+          // After parsing and authentication, so the key can use the body or the caller.
+          hook: 'preHandler',
+          keyGenerator: (r) =>
+            `confirm:${String((r.body as { clientSecret?: unknown } | undefined)?.clientSecret)}`,
+        },
+      },
+      schema: {
+        tags: ['payments'],
+        body: calls.confirmTestPayment.body,
+        response: { 200: calls.confirmTestPayment.response, 402: cardErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await provider.confirm(request.body.clientSecret, request.body.card);
+      if (!result) throw app.httpErrors.notFound('No such payment intent');
+      if ('type' in result) return reply.code(402).send({ error: result });
+      if (result.status === 'succeeded') {
+        // Recorded here as well as by the client's call, so closing the browser loses nothing.
+        await record(result.id).catch((err) => {
+          if (err.statusCode !== 409) throw err;
+        });
+      }
+      const latest = (await provider.retrieve(result.id)) ?? result;
+      return {
+        paymentIntent: {
+          id: latest.id,
+          status: latest.status === 'refunded' ? 'succeeded' : latest.status,
+          amount: latest.amountCents,
+          currency: latest.currency,
+        },
+      };
+    },
+  );
+
+  app.post(
+    calls.recordPayment.path,
+    {
+      preHandler: [app.authenticate],
+      schema: {
+        tags: ['payments'],
+        security: [{ bearer: [] }],
+        body: calls.recordPayment.body,
+        response: { 200: calls.recordPayment.response, ...errors },
+      },
+    },
+    async (request) => {
+      const order = await buyersOrder(request.body.orderId, callerOf(request).email);
+      const intent = await provider.retrieve(request.body.transactionId);
+      if (!intent || intent.orderId !== order.id || intent.amountCents !== order.priceCents) {
+        throw app.httpErrors.badRequest('transactionId: no payment for this order and amount');
+      }
+      if (intent.status === 'requires_payment_method') {
+        throw app.httpErrors.badRequest('transactionId: the payment has not succeeded');
+      }
+      return { insertedId: await record(intent.id) };
+    },
+  );
+};
+
+export default payments;
