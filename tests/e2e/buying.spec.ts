@@ -84,3 +84,72 @@ test('a buyer wish-lists and books a phone, then finds both in the dashboard', a
   await expect(page.getByText('Successfully deleted one item of order!!')).toBeVisible();
   await expect(order).toHaveCount(0);
 });
+
+async function bookAsNewBuyer(
+  page: import('@playwright/test').Page,
+  baseURL: string,
+  model: string,
+) {
+  await createSellerWithPhone(baseURL, '04', model);
+  const buyer = await createAccountViaApi(baseURL, 'user', 'payer');
+  await page.goto('/signin?from=%2Fcategory%2F04');
+  await page.getByLabel('Email').fill(buyer.email);
+  await page.getByLabel('Password').fill(API_PASSWORD);
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+  await page
+    .getByRole('article', { name: model })
+    .getByRole('button', { name: 'Book Now' })
+    .click();
+  const dialog = page.getByRole('dialog', { name: `Book for ${model}` });
+  await dialog.getByPlaceholder('Meeting Location').fill('Station');
+  await dialog.getByLabel(/Phone number/).fill('+1 303 555 0150');
+  await dialog.getByRole('button', { name: 'Order' }).click();
+  await expect(page.getByText('Your Booking is confirmed.')).toBeVisible();
+  await page.goto('/dashboard/myorders');
+  await page.getByRole('link', { name: `Pay for ${model}` }).click();
+  await expect(page.getByText(`Please pay $250 for your order to buy ${model}`)).toBeVisible();
+}
+
+async function enterCard(page: import('@playwright/test').Page, number: string) {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiration date').fill('1234');
+  await page.getByLabel('CVC').fill('123');
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Pay' }).click();
+}
+
+test('a buyer pays with a test card, sees the transaction id and "paid", and the phone is sold', async ({
+  page,
+  baseURL,
+}) => {
+  const model = `Oppo Pay ${Date.now()}`;
+  await bookAsNewBuyer(page, baseURL as string, model);
+  await enterCard(page, '4242 4242 4242 4242');
+  await expect(page.getByText('Congrats! Your payment completed.')).toBeVisible();
+  await expect(page.getByText(/Transaction id: pi_/)).toBeVisible();
+
+  await page.goto('/dashboard/myorders');
+  await expect(
+    page.getByRole('row').filter({ hasText: model }).getByText('paid', { exact: true }),
+  ).toBeVisible();
+  await page.goto('/category/04');
+  const card = page.getByRole('article', { name: model });
+  await expect(card.getByText('Sold', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Book Now' })).toBeDisabled();
+});
+
+test('a declined card shows its message in red and records nothing', async ({
+  page,
+  baseURL,
+  consoleErrors,
+}) => {
+  consoleErrors.allow(/status of 402/);
+  const model = `Oppo Decline ${Date.now()}`;
+  await bookAsNewBuyer(page, baseURL as string, model);
+  await enterCard(page, '4000 0000 0000 0002');
+  const alert = page.getByRole('alert');
+  await expect(alert).toHaveText('Your card was declined.');
+  await expect(alert).toHaveClass(/text-error/);
+  await page.goto('/dashboard/myorders');
+  await expect(page.getByRole('link', { name: `Pay for ${model}` })).toBeVisible();
+});

@@ -82,6 +82,10 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             lazyPage('myorders', async () => ({
               Component: (await import('@client/features/buying/routes/my-orders')).MyOrdersRoute,
             })),
+            lazyPage('payment/:id', async () => {
+              const m = await import('@client/features/payment/routes/payment');
+              return { Component: m.PaymentRoute, loader: m.paymentLoader(queryClient) };
+            }),
             lazyPage('mywishlist', async () => ({
               Component: (await import('@client/features/buying/routes/my-wish-list'))
                 .MyWishListRoute,
