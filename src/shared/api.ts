@@ -378,9 +378,6 @@ export const calls = define({
   },
 } as const);
 
-export type CallName = keyof typeof calls;
-export type CallResponse<N extends CallName> = z.infer<(typeof calls)[N]['response']>;
-
 /** Builds the path of a call, e.g. `apiPath('/category/:id', { id: '01' })` → `/api/category/01`. */
 export function apiPath(path: string, params: Record<string, string> = {}): string {
   return (

@@ -32,7 +32,6 @@ export const PAGE_LIMIT_MAX = 100;
 export const QUERY_CACHE_MS = 5 * 60 * 1000;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
-export const TOAST_LIMIT = 20;
 export const TOAST_GUTTER_PX = 8;
 
 /** Widths (px) of the WebP variants the image host stores; the middle one is `data.url`. */

@@ -1,3 +1,4 @@
+import { BLOG_ARTICLE_COUNT } from '@shared/constants';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ describe('BlogRoute', () => {
     render(<BlogRoute />);
     expect(screen.getByRole('heading', { level: 1, name: 'Welcome to blog' })).toBeInTheDocument();
     const cards = screen.getAllByRole('article');
-    expect(cards).toHaveLength(4);
+    expect(cards).toHaveLength(BLOG_ARTICLE_COUNT);
     const questions = cards.map((c) => within(c).getByRole('heading').textContent ?? '');
     expect(questions[0]).toMatch(/state/i);
     expect(questions[1]).toMatch(/prototyp/i);
