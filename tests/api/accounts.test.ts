@@ -82,6 +82,13 @@ describe('sign-up and sign-in with the identity provider', () => {
     expect((await signIn(email, GOOD_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('signs in whatever the case of the e-mail, as it was typed at sign-up or not', async () => {
+    const email = `Mixed.Case-${Date.now()}@Test.Example`;
+    await signUp(t.app, { email });
+    expect((await signIn(email, GOOD_PASSWORD)).statusCode).toBe(200);
+    expect((await signIn(email.toLowerCase(), GOOD_PASSWORD)).statusCode).toBe(200);
+  });
+
   it('answers 429 after five failed sign-ins for an e-mail, even with the right password', async () => {
     const { email } = await signUp(t.app);
     for (let i = 0; i < 5; i++)
