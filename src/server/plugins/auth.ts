@@ -29,6 +29,8 @@ declare module 'fastify' {
     requireAdmin: (request: FastifyRequest) => Promise<void>;
     /** preHandler after `authenticate`: a seller. */
     requireSeller: (request: FastifyRequest) => Promise<void>;
+    /** preHandler after `authenticate`: a buyer (a user account; sellers sell). */
+    requireBuyer: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
     caller: Caller | null;
@@ -92,5 +94,10 @@ export default fp(async function auth(app: FastifyInstance, opts: AuthOptions) {
   app.decorate('requireSeller', async (request: FastifyRequest) => {
     if (callerOf(request).type !== 'seller')
       throw app.httpErrors.forbidden('Only a seller may do this');
+  });
+
+  app.decorate('requireBuyer', async (request: FastifyRequest) => {
+    if (callerOf(request).type !== 'user')
+      throw app.httpErrors.forbidden('Only a buyer may do this');
   });
 });

@@ -4,30 +4,20 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { calls, errorSchema } from '../../shared/api';
+import { calls } from '../../shared/api';
 import { TEXT } from '../../shared/texts';
 import { orders, wishListItems } from '../db/schema';
 import { assertOwner, callerOf } from '../plugins/auth';
 import { listOrders, listWishList, toOrder } from '../repositories/buying';
 import { findProduct } from '../repositories/products';
+import { errorResponses } from './error-responses';
 import { setNextLink } from './next-link';
+import { ownOrder } from './own-order';
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-};
 const security = [{ bearer: [] }];
 
 const buying: FastifyPluginAsyncZod = async (app) => {
-  /** Buyers (user accounts) only: sellers sell. */
-  const requireBuyer = async (request: Parameters<typeof callerOf>[0]) => {
-    if (callerOf(request).type !== 'user')
-      throw app.httpErrors.forbidden('Only a buyer may do this');
-  };
-  const buyer = [app.authenticate, requireBuyer];
+  const buyer = [app.authenticate, app.requireBuyer];
 
   app.get(
     calls.wishList.path,
@@ -37,7 +27,7 @@ const buying: FastifyPluginAsyncZod = async (app) => {
         tags: ['buying'],
         security,
         querystring: calls.wishList.query,
-        response: { 200: calls.wishList.response, ...errors },
+        response: { 200: calls.wishList.response, ...errorResponses },
       },
     },
     async (request) => {
@@ -54,7 +44,7 @@ const buying: FastifyPluginAsyncZod = async (app) => {
         tags: ['buying'],
         security,
         body: calls.addToWishList.body,
-        response: { 200: calls.addToWishList.response, ...errors },
+        response: { 200: calls.addToWishList.response, ...errorResponses },
       },
     },
     async (request) => {
@@ -79,7 +69,7 @@ const buying: FastifyPluginAsyncZod = async (app) => {
         tags: ['buying'],
         security,
         params: calls.removeFromWishList.params,
-        response: { 200: calls.removeFromWishList.response, ...errors },
+        response: { 200: calls.removeFromWishList.response, ...errorResponses },
       },
     },
     async (request) => {
@@ -105,7 +95,7 @@ const buying: FastifyPluginAsyncZod = async (app) => {
         tags: ['buying'],
         security,
         querystring: calls.myOrders.query,
-        response: { 200: calls.myOrders.response, ...errors },
+        response: { 200: calls.myOrders.response, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -124,7 +114,7 @@ const buying: FastifyPluginAsyncZod = async (app) => {
         tags: ['buying'],
         security,
         body: calls.book.body,
-        response: { 200: calls.book.response, ...errors },
+        response: { 200: calls.book.response, ...errorResponses },
       },
     },
     async (request) => {
@@ -161,17 +151,11 @@ const buying: FastifyPluginAsyncZod = async (app) => {
         tags: ['buying'],
         security,
         querystring: calls.deleteOrder.query,
-        response: { 200: calls.deleteOrder.response, ...errors },
+        response: { 200: calls.deleteOrder.response, ...errorResponses },
       },
     },
     async (request) => {
-      const [order] = await app.db
-        .select()
-        .from(orders)
-        .where(eq(orders.id, request.query.id))
-        .limit(1);
-      if (!order) throw app.httpErrors.notFound('No such order');
-      assertOwner(request, order.email);
+      const order = await ownOrder(request, request.query.id);
       if (order.status === 'paid') throw app.httpErrors.conflict('A paid order cannot be deleted');
       const deleted = await app.db
         .delete(orders)
@@ -189,18 +173,11 @@ const buying: FastifyPluginAsyncZod = async (app) => {
         tags: ['buying'],
         security,
         params: calls.paymentOrder.params,
-        response: { 200: calls.paymentOrder.response, ...errors },
+        response: { 200: calls.paymentOrder.response, ...errorResponses },
       },
     },
     async (request) => {
-      const [order] = await app.db
-        .select()
-        .from(orders)
-        .where(eq(orders.id, request.params.id))
-        .limit(1);
-      if (!order) throw app.httpErrors.notFound('No such order');
-      assertOwner(request, order.email);
-      return toOrder(order);
+      return toOrder(await ownOrder(request, request.params.id));
     },
   );
 };

@@ -6,20 +6,14 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { calls, errorSchema } from '../../shared/api';
-import { orders, products } from '../db/schema';
+import { calls } from '../../shared/api';
+import { products } from '../db/schema';
 import type { EmbeddedPaymentProvider } from '../payments/embedded-processor';
 import { recordPayment, SoldMeanwhileError } from '../payments/record-payment';
-import { callerOf } from '../plugins/auth';
 import { toCents } from '../repositories/money';
+import { errorResponses } from './error-responses';
+import { ownOrder } from './own-order';
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-};
 const cardErrorSchema = z.object({
   error: z.object({
     type: z.literal('card_error'),
@@ -33,13 +27,6 @@ const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = a
   app,
   { provider },
 ) => {
-  const buyersOrder = async (orderId: string, email: string) => {
-    const [order] = await app.db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
-    if (!order) throw app.httpErrors.notFound('No such order');
-    if (order.email !== email)
-      throw app.httpErrors.forbidden('You may only pay for your own order');
-    return order;
-  };
   const record = async (intentId: string) => {
     const intent = await provider.retrieve(intentId);
     if (!intent) throw app.httpErrors.notFound('No such payment');
@@ -68,11 +55,11 @@ const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = a
         tags: ['payments'],
         security: [{ bearer: [] }],
         body: calls.createPaymentIntent.body,
-        response: { 200: calls.createPaymentIntent.response, ...errors },
+        response: { 200: calls.createPaymentIntent.response, ...errorResponses },
       },
     },
     async (request) => {
-      const order = await buyersOrder(request.body.orderId, callerOf(request).email);
+      const order = await ownOrder(request, request.body.orderId);
       if (order.status === 'paid') throw app.httpErrors.conflict('This order is already paid');
       const [product] = await app.db
         .select({ status: products.status })
@@ -110,7 +97,11 @@ const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = a
       schema: {
         tags: ['payments'],
         body: calls.confirmTestPayment.body,
-        response: { 200: calls.confirmTestPayment.response, 402: cardErrorSchema, ...errors },
+        response: {
+          200: calls.confirmTestPayment.response,
+          402: cardErrorSchema,
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {
@@ -143,11 +134,11 @@ const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = a
         tags: ['payments'],
         security: [{ bearer: [] }],
         body: calls.recordPayment.body,
-        response: { 200: calls.recordPayment.response, ...errors },
+        response: { 200: calls.recordPayment.response, ...errorResponses },
       },
     },
     async (request) => {
-      const order = await buyersOrder(request.body.orderId, callerOf(request).email);
+      const order = await ownOrder(request, request.body.orderId);
       const intent = await provider.retrieve(request.body.transactionId);
       if (!intent || intent.orderId !== order.id || intent.amountCents !== order.priceCents) {
         throw app.httpErrors.badRequest('transactionId: no payment for this order and amount');

@@ -3,7 +3,7 @@
  * The server sets who sold it, when, and its status; the body's other fields are not trusted.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { calls, errorSchema } from '../../shared/api';
+import { calls } from '../../shared/api';
 import { products } from '../db/schema';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 import { assertOwner, callerOf } from '../plugins/auth';
@@ -14,16 +14,10 @@ import {
   findProduct,
   listSellerProducts,
 } from '../repositories/products';
+import { errorResponses } from './error-responses';
 import { setNextLink } from './next-link';
 
 const OWN_IMAGE = new RegExp(`^${IMAGES_URL_PREFIX}[0-9a-f]{32}-640\\.webp$`);
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-};
 
 const productsRoutes: FastifyPluginAsyncZod = async (app) => {
   const imgbbOrigin = app.config.IMGBB_API_KEY
@@ -48,7 +42,7 @@ const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         security: [{ bearer: [] }],
         body: calls.addProduct.body,
-        response: { 200: calls.addProduct.response, ...errors },
+        response: { 200: calls.addProduct.response, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -93,7 +87,7 @@ const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         security: [{ bearer: [] }],
         querystring: calls.myProducts.query,
-        response: { 200: calls.myProducts.response, ...errors },
+        response: { 200: calls.myProducts.response, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -112,7 +106,7 @@ const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         security: [{ bearer: [] }],
         querystring: calls.deleteProduct.query,
-        response: { 200: calls.deleteProduct.response, ...errors },
+        response: { 200: calls.deleteProduct.response, ...errorResponses },
       },
     },
     async (request) => {
@@ -134,7 +128,7 @@ const productsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['products'],
         security: [{ bearer: [] }],
         querystring: calls.advertise.query,
-        response: { 200: calls.advertise.response, ...errors },
+        response: { 200: calls.advertise.response, ...errorResponses },
       },
     },
     async (request) => {

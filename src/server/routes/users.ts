@@ -7,6 +7,7 @@ import type { Identity } from '../auth/identity-provider';
 import { webHeadersOf } from '../auth/web-headers';
 import { users } from '../db/schema';
 import { deleteAccount, listUsers, verifySeller } from '../repositories/users';
+import { errorResponses } from './error-responses';
 import { setNextLink } from './next-link';
 
 const users_: FastifyPluginAsyncZod = async (app) => {
@@ -74,8 +75,6 @@ const users_: FastifyPluginAsyncZod = async (app) => {
     );
   }
 
-  const adminErrors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
-
   app.put(
     calls.verifySeller.path,
     {
@@ -84,7 +83,7 @@ const users_: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         security: [{ bearer: [] }],
         params: calls.verifySeller.params,
-        response: { 200: calls.verifySeller.response, ...adminErrors },
+        response: { 200: calls.verifySeller.response, ...errorResponses },
       },
     },
     async (request) => {
@@ -107,7 +106,7 @@ const users_: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         security: [{ bearer: [] }],
         querystring: calls.deleteUser.query,
-        response: { 200: calls.deleteUser.response, ...adminErrors },
+        response: { 200: calls.deleteUser.response, ...errorResponses },
       },
     },
     async (request) => {
