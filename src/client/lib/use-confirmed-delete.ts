@@ -1,9 +1,10 @@
 import { ApiError } from '@client/lib/api-client';
+import { TEXT } from '@shared/texts';
 import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 
-/** Delete-after-confirm for a table row: which row is pending, and the mutation that deletes it. */
+/** Delete-after-confirm for a table row: ask about a row, then the dialog confirms and deletes it. */
 export function useConfirmedDelete(
   remove: (id: string) => Promise<{ deletedCount: number }>,
   queryKey: QueryKey,
@@ -22,10 +23,14 @@ export function useConfirmedDelete(
     onSettled: () => setPendingId(null),
   });
   return {
-    pendingId,
     ask: setPendingId,
-    cancel: () => setPendingId(null),
-    confirm: () => pendingId && mutation.mutate(pendingId),
-    busy: mutation.isPending,
+    /** The props of the spec's delete confirmation for the row being asked about. */
+    dialog: {
+      open: pendingId !== null,
+      message: TEXT.confirm.delete,
+      busy: mutation.isPending,
+      onCancel: () => setPendingId(null),
+      onConfirm: () => pendingId && mutation.mutate(pendingId),
+    },
   };
 }

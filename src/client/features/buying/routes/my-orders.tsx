@@ -76,13 +76,7 @@ export function MyOrdersRoute() {
           ))}
         </DataTable>
       )}
-      <ConfirmDialog
-        open={deletion.pendingId !== null}
-        message={TEXT.confirm.delete}
-        busy={deletion.busy}
-        onCancel={deletion.cancel}
-        onConfirm={deletion.confirm}
-      />
+      <ConfirmDialog {...deletion.dialog} />
     </DashboardPage>
   );
 }

@@ -63,13 +63,7 @@ export function MyWishListRoute() {
           ))}
         </DataTable>
       )}
-      <ConfirmDialog
-        open={deletion.pendingId !== null}
-        message={TEXT.confirm.delete}
-        busy={deletion.busy}
-        onCancel={deletion.cancel}
-        onConfirm={deletion.confirm}
-      />
+      <ConfirmDialog {...deletion.dialog} />
     </DashboardPage>
   );
 }
