@@ -19,6 +19,8 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { LocalImageStore } from './images/image-store';
 import { EmbeddedPaymentProvider } from './payments/embedded-processor';
+import type { PaymentProvider } from './payments/payment-provider';
+import { StripePaymentProvider } from './payments/stripe-provider';
 import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
@@ -45,7 +47,7 @@ export type AppServices = {
   identity: IdentityProvider;
   accessTokens: AccessTokens;
   adminEmails: ReadonlySet<string>;
-  payments: EmbeddedPaymentProvider;
+  payments: PaymentProvider;
 };
 
 export type AppOptions = {
@@ -66,8 +68,20 @@ export async function createServices(config: Config, database: Database): Promis
     identity: createIdentityProvider(database.db, config, authSecret),
     accessTokens: new AccessTokens(jwtSecret),
     adminEmails,
-    payments: new EmbeddedPaymentProvider(database.db),
+    payments: paymentProviderOf(config, database),
   };
+}
+
+/** Stripe when its keys are set, otherwise the embedded test-mode processor. */
+function paymentProviderOf(config: Config, database: Database): PaymentProvider {
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
+    return new StripePaymentProvider({
+      secretKey: config.STRIPE_SECRET_KEY,
+      webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      apiUrl: config.STRIPE_API_URL,
+    });
+  }
+  return new EmbeddedPaymentProvider(database.db);
 }
 
 export const uploadsDirOf = (config: Config) => path.join(config.DATA_DIR, 'uploads');
@@ -78,7 +92,10 @@ export function clientConfigOf(config: Config, services: AppServices): ClientCon
     : null;
   return {
     identity: { google: services.identity.googleEnabled },
-    payments: { provider: 'embedded', publishableKey: null },
+    payments:
+      services.payments instanceof StripePaymentProvider && config.STRIPE_PUBLISHABLE_KEY
+        ? { provider: 'stripe', publishableKey: config.STRIPE_PUBLISHABLE_KEY }
+        : { provider: 'embedded', publishableKey: null },
     images: imgbb
       ? { provider: 'imgbb', uploadUrl: imgbb }
       : { provider: 'embedded', uploadUrl: `${API_BASE}/images` },
@@ -94,6 +111,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   await fastify.register(securityPlugin, {
     imageOrigins: opts.config.IMGBB_API_KEY ? [new URL(opts.config.IMGBB_IMAGE_ORIGIN).origin] : [],
     uploadOrigins: opts.config.IMGBB_API_KEY ? [new URL(opts.config.IMGBB_UPLOAD_URL).origin] : [],
+    stripe: opts.config.STRIPE_PUBLISHABLE_KEY !== undefined,
   });
   await fastify.register(databasePlugin, { database: opts.database });
   const services = opts.services ?? (await createServices(opts.config, opts.database));

@@ -8,48 +8,86 @@ const flag = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : v === '1' || v === 'true'));
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-    .optional(),
-  SEED_DEMO: flag(true),
-  ADMIN_EMAILS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((e) => e.trim().toLowerCase())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.email({ error: 'must be a comma-separated list of e-mail addresses' }))),
-  PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Signs identity sessions; generated once into DATA_DIR when unset. */
-  BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Signs the product server's access tokens; generated once into DATA_DIR when unset. */
-  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** With a key, the client uploads photos to this imgbb-compatible host instead of ours. */
-  IMGBB_API_KEY: z.string().min(1).optional(),
-  IMGBB_UPLOAD_URL: z
-    .url({ error: 'must be an absolute http(s) URL' })
-    .default('https://api.imgbb.com/1/upload'),
-  /** Where that host serves the photos it stores; product images must come from here or from us. */
-  IMGBB_IMAGE_ORIGIN: z
-    .url({ error: 'must be an absolute http(s) URL' })
-    .default('https://i.ibb.co'),
-  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
-  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-  /** The OpenID Connect issuer standing for Google (tests point it at a local provider). */
-  GOOGLE_ISSUER: z
-    .url({ error: 'must be an absolute http(s) URL' })
-    .default('https://accounts.google.com'),
-});
+const stripeVariables = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_PUBLISHABLE_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+] as const;
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    SEED_DEMO: flag(true),
+    ADMIN_EMAILS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.email({ error: 'must be a comma-separated list of e-mail addresses' }))),
+    PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    /** Signs identity sessions; generated once into DATA_DIR when unset. */
+    BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Signs the product server's access tokens; generated once into DATA_DIR when unset. */
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** With a key, the client uploads photos to this imgbb-compatible host instead of ours. */
+    IMGBB_API_KEY: z.string().min(1).optional(),
+    IMGBB_UPLOAD_URL: z
+      .url({ error: 'must be an absolute http(s) URL' })
+      .default('https://api.imgbb.com/1/upload'),
+    /** Where that host serves the photos it stores; product images must come from here or from us. */
+    IMGBB_IMAGE_ORIGIN: z
+      .url({ error: 'must be an absolute http(s) URL' })
+      .default('https://i.ibb.co'),
+    /** With both Stripe keys (test mode) and the webhook secret, cards are charged through Stripe. */
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^sk_test_\w+$/, 'must be a Stripe test-mode secret key (sk_test_…)')
+      .optional(),
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_test_\w+$/, 'must be a Stripe test-mode publishable key (pk_test_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_\w+$/, "must be the webhook's signing secret (whsec_…)")
+      .optional(),
+    /** Where Stripe's API answers (tests point it at a local double). */
+    STRIPE_API_URL: z
+      .url({ error: 'must be an absolute http(s) URL' })
+      .default('https://api.stripe.com'),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    /** The OpenID Connect issuer standing for Google (tests point it at a local provider). */
+    GOOGLE_ISSUER: z
+      .url({ error: 'must be an absolute http(s) URL' })
+      .default('https://accounts.google.com'),
+  })
+  .superRefine((env, ctx) => {
+    // Half a Stripe setup would take money without recording it (no webhook) or not at all.
+    const set = stripeVariables.filter((name) => env[name] !== undefined);
+    if (set.length === 0 || set.length === stripeVariables.length) return;
+    for (const name of stripeVariables.filter((n) => env[n] === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `is required with ${set.join(' and ')}`,
+      });
+    }
+  });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'DATA_DIR'> & {
   DATA_DIR: string;

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, paymentIntents, payments, products, users } from '../../src/server/db/schema';
+import { orders, paymentIntents, payments, products } from '../../src/server/db/schema';
 import { createAccount } from '../helpers/accounts';
-import { createProduct } from '../helpers/factories';
+import { type Account, buyingCalls, PRICE_CENTS } from '../helpers/buying';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
-type Account = Awaited<ReturnType<typeof createAccount>>;
 let t: TestApp;
 let seller: Account;
+const { phone, bookedOrder, intentFor, recordCall } = buyingCalls(() => ({ t, seller }));
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -16,48 +16,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const CARD = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' };
-const PRICE_CENTS = 45_050;
-
-async function phone() {
-  const [record] = await t.database.db.select().from(users).where(eq(users.email, seller.email));
-  return createProduct(t.database.db, record as typeof users.$inferSelect, {
-    resellPriceCents: PRICE_CENTS,
-  });
-}
-
-async function bookedOrder(buyer: Account, productId: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/order',
-    headers: buyer.bearer,
-    payload: { productId, location: 'Cafe', number: '1' },
-  });
-  expect(res.statusCode).toBe(200);
-  const [order] = await t.database.db.select().from(orders).where(eq(orders.email, buyer.email));
-  return order as typeof orders.$inferSelect;
-}
-
-const intentFor = (buyer: Account, orderId: string, price: number | string = PRICE_CENTS / 100) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/create-payment-intent',
-    headers: buyer.bearer,
-    payload: { price, orderId },
-  });
 
 const confirm = (clientSecret: string, card = CARD) =>
   t.app.inject({
     method: 'POST',
     url: '/api/test-payments/confirm',
     payload: { clientSecret, card, billingDetails: { name: 'Buyer', email: 'b@test.example' } },
-  });
-
-const recordCall = (buyer: Account, transactionId: string, orderId: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/payment',
-    headers: buyer.bearer,
-    payload: { transactionId, orderId },
   });
 
 describe('paying for a booked phone', () => {

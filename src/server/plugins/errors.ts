@@ -23,6 +23,11 @@ function describeIssue(issue: Issue, context: string | undefined): string {
   return message.startsWith(leaf) ? message : `${field}: ${message}`;
 }
 
+/** A service we depend on (the card service) is down: the caller may retry; the message says so. */
+export class ServiceUnavailableError extends Error {
+  readonly statusCode = 503;
+}
+
 export default fp(async function errors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -37,6 +42,10 @@ export default fp(async function errors(app: FastifyInstance) {
         'response does not match its schema',
       );
       return reply.code(500).send({ message: 'Internal Server Error' });
+    }
+    if (error instanceof ServiceUnavailableError) {
+      request.log.error({ err: error.cause }, error.message);
+      return reply.code(503).send({ message: error.message });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -1,18 +1,22 @@
 /**
- * Card payments: a payment intent for the order's own price, the embedded processor's card
- * confirmation (which records the payment itself, so a closed browser loses nothing), and the
- * client's record call, which is accepted only for an intent the provider says succeeded.
+ * Card payments: a payment intent for the order's own price, the client's record call (accepted
+ * only for an intent the provider says succeeded), and the provider's own way of telling us a
+ * payment succeeded, so a closed browser loses nothing: the embedded processor's card
+ * confirmation, or Stripe's webhook.
  */
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { calls } from '../../shared/api';
+import { calls, errorSchema } from '../../shared/api';
 import { products } from '../db/schema';
-import type { EmbeddedPaymentProvider } from '../payments/embedded-processor';
+import { EmbeddedPaymentProvider } from '../payments/embedded-processor';
+import type { PaymentProvider } from '../payments/payment-provider';
 import { recordPayment, SoldMeanwhileError } from '../payments/record-payment';
+import { StripePaymentProvider } from '../payments/stripe-provider';
 import { toCents } from '../repositories/money';
 import { errorResponses } from './error-responses';
 import { ownOrder } from './own-order';
+import stripeWebhook from './stripe-webhook';
 
 const cardErrorSchema = z.object({
   error: z.object({
@@ -23,7 +27,9 @@ const cardErrorSchema = z.object({
   }),
 });
 
-const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = async (
+const paymentResponses = { ...errorResponses, 503: errorSchema };
+
+const payments: FastifyPluginAsyncZod<{ provider: PaymentProvider }> = async (
   app,
   { provider },
 ) => {
@@ -55,7 +61,7 @@ const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = a
         tags: ['payments'],
         security: [{ bearer: [] }],
         body: calls.createPaymentIntent.body,
-        response: { 200: calls.createPaymentIntent.response, ...errorResponses },
+        response: { 200: calls.createPaymentIntent.response, ...paymentResponses },
       },
     },
     async (request) => {
@@ -81,52 +87,6 @@ const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = a
   );
 
   app.post(
-    calls.confirmTestPayment.path,
-    {
-      // Per payment intent: guessing cards against one intent is what card testing looks like.
-      config: {
-        rateLimit: {
-          max: 10,
-          timeWindow: '1 minute',
-          // After parsing and authentication, so the key can use the body or the caller.
-          hook: 'preHandler',
-          keyGenerator: (r) =>
-            `confirm:${String((r.body as { clientSecret?: unknown } | undefined)?.clientSecret)}`,
-        },
-      },
-      schema: {
-        tags: ['payments'],
-        body: calls.confirmTestPayment.body,
-        response: {
-          200: calls.confirmTestPayment.response,
-          402: cardErrorSchema,
-          ...errorResponses,
-        },
-      },
-    },
-    async (request, reply) => {
-      const result = await provider.confirm(request.body.clientSecret, request.body.card);
-      if (!result) throw app.httpErrors.notFound('No such payment intent');
-      if ('type' in result) return reply.code(402).send({ error: result });
-      if (result.status === 'succeeded') {
-        // Recorded here as well as by the client's call, so closing the browser loses nothing.
-        await record(result.id).catch((err) => {
-          if (err.statusCode !== 409) throw err;
-        });
-      }
-      const latest = (await provider.retrieve(result.id)) ?? result;
-      return {
-        paymentIntent: {
-          id: latest.id,
-          status: latest.status === 'refunded' ? 'succeeded' : latest.status,
-          amount: latest.amountCents,
-          currency: latest.currency,
-        },
-      };
-    },
-  );
-
-  app.post(
     calls.recordPayment.path,
     {
       preHandler: [app.authenticate],
@@ -134,13 +94,18 @@ const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = a
         tags: ['payments'],
         security: [{ bearer: [] }],
         body: calls.recordPayment.body,
-        response: { 200: calls.recordPayment.response, ...errorResponses },
+        response: { 200: calls.recordPayment.response, ...paymentResponses },
       },
     },
     async (request) => {
       const order = await ownOrder(request, request.body.orderId);
       const intent = await provider.retrieve(request.body.transactionId);
-      if (!intent || intent.orderId !== order.id || intent.amountCents !== order.priceCents) {
+      if (
+        !intent ||
+        intent.orderId !== order.id ||
+        intent.amountCents !== order.priceCents ||
+        intent.currency !== 'usd'
+      ) {
         throw app.httpErrors.badRequest('transactionId: no payment for this order and amount');
       }
       if (intent.status === 'requires_payment_method') {
@@ -149,6 +114,56 @@ const payments: FastifyPluginAsyncZod<{ provider: EmbeddedPaymentProvider }> = a
       return { insertedId: await record(intent.id) };
     },
   );
+  if (provider instanceof EmbeddedPaymentProvider) {
+    app.post(
+      calls.confirmTestPayment.path,
+      {
+        // Per payment intent: guessing cards against one intent is what card testing looks like.
+        config: {
+          rateLimit: {
+            max: 10,
+            timeWindow: '1 minute',
+            // After parsing and authentication, so the key can use the body or the caller.
+            hook: 'preHandler',
+            keyGenerator: (r) =>
+              `confirm:${String((r.body as { clientSecret?: unknown } | undefined)?.clientSecret)}`,
+          },
+        },
+        schema: {
+          tags: ['payments'],
+          body: calls.confirmTestPayment.body,
+          response: {
+            200: calls.confirmTestPayment.response,
+            402: cardErrorSchema,
+            ...errorResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const result = await provider.confirm(request.body.clientSecret, request.body.card);
+        if (!result) throw app.httpErrors.notFound('No such payment intent');
+        if ('type' in result) return reply.code(402).send({ error: result });
+        if (result.status === 'succeeded') {
+          // Recorded here as well as by the client's call, so closing the browser loses nothing.
+          await record(result.id).catch((err) => {
+            if (err.statusCode !== 409) throw err;
+          });
+        }
+        const latest = (await provider.retrieve(result.id)) ?? result;
+        return {
+          paymentIntent: {
+            id: latest.id,
+            status: latest.status === 'refunded' ? 'succeeded' : latest.status,
+            amount: latest.amountCents,
+            currency: latest.currency,
+          },
+        };
+      },
+    );
+  }
+  if (provider instanceof StripePaymentProvider) {
+    await app.register(stripeWebhook, { provider, record });
+  }
 };
 
 export default payments;

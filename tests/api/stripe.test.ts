@@ -1,0 +1,264 @@
+/**
+ * Stripe as the card provider, tested at its boundary: Stripe's SDK talks to a local double that
+ * answers as Stripe's API documents, and webhook calls are signed with the SDK's test helper.
+ */
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/server/config';
+import { orders, payments, products } from '../../src/server/db/schema';
+import { createAccount } from '../helpers/accounts';
+import { type Account, buyingCalls, PRICE_CENTS } from '../helpers/buying';
+import { startStripeDouble } from '../helpers/stripe-double';
+import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+const KEYS = {
+  STRIPE_SECRET_KEY: 'sk_test_localdouble',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_localdouble',
+  STRIPE_WEBHOOK_SECRET: 'whsec_localdouble',
+};
+const signer = new Stripe('sk_test_signer').webhooks;
+
+let t: TestApp;
+let stripe: Awaited<ReturnType<typeof startStripeDouble>>;
+let seller: Account;
+const { phone, bookedOrder, intentFor, recordCall } = buyingCalls(() => ({ t, seller }));
+
+beforeAll(async () => {
+  stripe = await startStripeDouble(KEYS.STRIPE_SECRET_KEY);
+  t = await buildTestApp({ ...KEYS, STRIPE_API_URL: stripe.url });
+  seller = await createAccount(t.app, 'seller');
+});
+afterAll(async () => {
+  await t.close();
+  await stripe.close();
+});
+
+/** A booked order of a new buyer's, with the Stripe intent made for it. */
+async function orderWithIntent() {
+  const buyer = await createAccount(t.app, 'user');
+  const p = await phone();
+  const order = await bookedOrder(buyer, p.id);
+  const res = await intentFor(buyer, order.id);
+  expect(res.statusCode).toBe(200);
+  const { clientSecret } = res.json();
+  const intentId = clientSecret.split('_secret_')[0] as string;
+  return { buyer, product: p, order, intentId };
+}
+
+const webhook = (payload: string, signature?: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...(signature ? { 'stripe-signature': signature } : {}),
+    },
+    payload,
+  });
+
+const succeededEvent = (intentId: string) =>
+  JSON.stringify({
+    id: `evt_${intentId}`,
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    data: { object: stripe.intents.get(intentId) },
+  });
+
+const signed = (payload: string, secret = KEYS.STRIPE_WEBHOOK_SECRET) =>
+  signer.generateTestHeaderString({ payload, secret });
+
+const orderRow = async (id: string) =>
+  (await t.database.db.select().from(orders).where(eq(orders.id, id)))[0];
+
+describe('Stripe as the card provider', () => {
+  it('tells the client to use Stripe Elements with the publishable key, and allows Stripe in the CSP', async () => {
+    const res = await t.app.inject({ url: '/api/config' });
+    expect(res.json().payments).toEqual({
+      provider: 'stripe',
+      publishableKey: KEYS.STRIPE_PUBLISHABLE_KEY,
+    });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toMatch(/script-src 'self' https:\/\/js\.stripe\.com/);
+    expect(csp).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
+    expect(csp).toMatch(/connect-src [^;]*https:\/\/api\.stripe\.com/);
+  });
+
+  it('has no embedded card confirmation: card numbers go to Stripe, never to us', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/test-payments/confirm',
+      payload: { clientSecret: 'pi_x_secret_y', card: {}, billingDetails: {} },
+    });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it("creates the PaymentIntent for the order's price in dollars' cents, with the order in its metadata", async () => {
+    const { order, intentId, buyer } = await orderWithIntent();
+    expect(stripe.intents.get(intentId)).toMatchObject({
+      amount: PRICE_CENTS,
+      currency: 'usd',
+      metadata: { orderId: order.id },
+      receipt_email: buyer.email,
+    });
+  });
+
+  it('refuses another price without asking Stripe for anything', async () => {
+    const buyer = await createAccount(t.app, 'user');
+    const order = await bookedOrder(buyer, (await phone()).id);
+    const before = stripe.requests.length;
+    const res = await intentFor(buyer, order.id, 1);
+    expect(res.statusCode).toBe(400);
+    expect(stripe.requests.length).toBe(before);
+  });
+
+  it('records a confirmed payment once, marks the order paid and the phone sold', async () => {
+    const { buyer, order, intentId, product } = await orderWithIntent();
+    const early = await recordCall(buyer, intentId, order.id);
+    expect(early.statusCode).toBe(400);
+    expect(early.json().message).toMatch(/not succeeded/);
+
+    expect((await stripe.confirm(intentId)).status).toBe(200);
+    const first = await recordCall(buyer, intentId, order.id);
+    const again = await recordCall(buyer, intentId, order.id);
+    expect(first.statusCode).toBe(200);
+    expect(again.json().insertedId).toBe(first.json().insertedId);
+    expect((await orderRow(order.id))?.status).toBe('paid');
+    const [sold] = await t.database.db.select().from(products).where(eq(products.id, product.id));
+    expect(sold?.status).toBe('sold');
+    const recorded = await t.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.transactionId, intentId));
+    expect(recorded.map((r) => r.priceCents)).toEqual([PRICE_CENTS]);
+  });
+
+  it("lets nobody record another buyer's payment, nor one intent for another order", async () => {
+    const a = await orderWithIntent();
+    const b = await orderWithIntent();
+    await stripe.confirm(a.intentId);
+    expect((await recordCall(b.buyer, a.intentId, a.order.id)).statusCode).toBe(403);
+    expect((await recordCall(b.buyer, a.intentId, b.order.id)).statusCode).toBe(400);
+    expect((await recordCall(a.buyer, 'pi_doesnotexist', a.order.id)).statusCode).toBe(400);
+    expect((await recordCall(a.buyer, '../v1/refunds', a.order.id)).statusCode).toBe(400);
+  });
+
+  it('records nothing for a declined card', async () => {
+    const { buyer, order, intentId } = await orderWithIntent();
+    const declined = await stripe.confirm(intentId, 'pm_card_chargeDeclined');
+    expect(declined.status).toBe(402);
+    expect((await recordCall(buyer, intentId, order.id)).statusCode).toBe(400);
+    expect((await orderRow(order.id))?.status).toBe('unpaid');
+  });
+
+  it('answers 503 with a message when Stripe is down, and changes nothing', async () => {
+    const buyer = await createAccount(t.app, 'user');
+    const order = await bookedOrder(buyer, (await phone()).id);
+    stripe.setFailing(true);
+    try {
+      const res = await intentFor(buyer, order.id);
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toMatch(/card service/);
+    } finally {
+      stripe.setFailing(false);
+    }
+    expect((await orderRow(order.id))?.status).toBe('unpaid');
+  });
+});
+
+describe("Stripe's webhook", () => {
+  it('records the payment when the browser closed before its record call, once however often Stripe retries', async () => {
+    const { order, intentId } = await orderWithIntent();
+    await stripe.confirm(intentId);
+    const payload = succeededEvent(intentId);
+    for (let i = 0; i < 3; i++) {
+      const res = await webhook(payload, signed(payload));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ received: true });
+    }
+    expect((await orderRow(order.id))?.status).toBe('paid');
+    const recorded = await t.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.transactionId, intentId));
+    expect(recorded).toHaveLength(1);
+  });
+
+  it.each([
+    ['no signature', () => undefined],
+    ['a signature made with another secret', (p: string) => signed(p, 'whsec_someoneelse')],
+    ['a signature of another payload', (p: string) => signed(`${p} `)],
+    ['a malformed signature', () => 't=1,v1=deadbeef'],
+  ])('refuses a call with %s and records nothing', async (_, signatureOf) => {
+    const { order, intentId } = await orderWithIntent();
+    await stripe.confirm(intentId);
+    const payload = succeededEvent(intentId);
+    const res = await webhook(payload, signatureOf(payload));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/stripe-signature/);
+    expect((await orderRow(order.id))?.status).toBe('unpaid');
+  });
+
+  it('acknowledges events it does not act on, and intents that are not ours', async () => {
+    const other = JSON.stringify({
+      id: 'evt_other',
+      object: 'event',
+      type: 'customer.created',
+      data: { object: { id: 'cus_1' } },
+    });
+    expect((await webhook(other, signed(other))).statusCode).toBe(200);
+    const foreign = JSON.stringify({
+      id: 'evt_foreign',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: 'pi_notours' } },
+    });
+    expect((await webhook(foreign, signed(foreign))).statusCode).toBe(200);
+  });
+
+  it('refunds the second buyer when the webhook and a record call race for one phone', async () => {
+    const p = await phone();
+    const buyers = await Promise.all([createAccount(t.app, 'user'), createAccount(t.app, 'user')]);
+    const [first, second] = await Promise.all(buyers.map((b) => bookedOrder(b, p.id)));
+    const ids = await Promise.all(
+      buyers.map(async (b, i) => {
+        const order = [first, second][i] as typeof orders.$inferSelect;
+        const { clientSecret } = (await intentFor(b, order.id)).json();
+        const id = clientSecret.split('_secret_')[0] as string;
+        await stripe.confirm(id);
+        return id;
+      }),
+    );
+    const payload = succeededEvent(ids[1] as string);
+    const [viaClient, viaWebhook] = await Promise.all([
+      recordCall(buyers[0] as Account, ids[0] as string, first?.id as string),
+      webhook(payload, signed(payload)),
+    ]);
+    expect(viaWebhook.statusCode).toBe(200);
+    const kept = await t.database.db.select().from(payments).where(eq(payments.productId, p.id));
+    expect(kept).toHaveLength(1);
+    const winner = kept[0]?.transactionId;
+    const loser = ids.find((id) => id !== winner) as string;
+    if (winner === ids[0]) expect(viaClient.statusCode).toBe(200);
+    else expect(viaClient.statusCode).toBe(409);
+    const charge = stripe.charges.get(stripe.intents.get(loser)?.latest_charge as string);
+    expect(charge).toMatchObject({ refunded: true, amount_refunded: PRICE_CENTS });
+    const refundCall = stripe.requests.find(
+      (r) => r.path === '/v1/refunds' && r.form.payment_intent === loser,
+    );
+    expect(refundCall?.idempotencyKey).toBe(`refund-${loser}`);
+  });
+});
+
+describe('Stripe settings', () => {
+  it('refuses to start with half a Stripe setup, naming what is missing', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: KEYS.STRIPE_SECRET_KEY })).toThrow(ConfigError);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: KEYS.STRIPE_SECRET_KEY })).toThrow(
+      /STRIPE_PUBLISHABLE_KEY: is required[\s\S]*STRIPE_WEBHOOK_SECRET: is required/,
+    );
+  });
+
+  it('takes test-mode keys only', () => {
+    expect(() => loadConfig({ ...KEYS, STRIPE_SECRET_KEY: 'sk_live_abc' })).toThrow(/test-mode/);
+  });
+});
