@@ -25,12 +25,12 @@ export const recordPayment = async (transactionId: string, orderId: string) =>
     })
   ).data;
 
-export type CardInput = { number: string; expMonth: number; expYear: number; cvc: string };
+export type TestCard = { number: string; expMonth: number; expYear: number; cvc: string };
 
 /** The embedded processor's card confirmation; answers the intent, or throws the card error's message. */
-export async function confirmCardPayment(
+export async function confirmTestPayment(
   clientSecret: string,
-  card: CardInput,
+  card: TestCard,
   billingDetails: { name: string; email: string },
 ): Promise<{ id: string; status: string }> {
   const response = await fetch(apiPath(calls.confirmTestPayment.path), {

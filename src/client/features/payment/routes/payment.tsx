@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ApiError } from '@client/lib/api-client';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { clientConfigQueryOptions } from '@client/lib/client-config';
 import { TEXT } from '@shared/texts';
 import {
   type QueryClient,
@@ -8,21 +9,21 @@ import {
   useQueryClient,
   useSuspenseQuery,
 } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 import { type LoaderFunctionArgs, useParams } from 'react-router';
-import {
-  confirmCardPayment,
-  createPaymentIntent,
-  paymentOrderQueryOptions,
-  recordPayment,
-} from '../api/payment';
-import { CardField, type CardState, cardIncomplete } from '../components/card-field';
+import { createPaymentIntent, paymentOrderQueryOptions, recordPayment } from '../api/payment';
+import { CardError, type ConfirmCard } from '../components/card-input';
+import { EmbeddedCardInput } from '../components/embedded-card-input';
+import { StripeCardInput } from '../components/stripe-card-input';
 
-/** The order loads from the payment call before the page shows. */
+/** The order (and which card service to use) load before the page shows. */
 export const paymentLoader =
   (queryClient: QueryClient) =>
   async ({ params }: LoaderFunctionArgs) => {
-    await queryClient.ensureQueryData(paymentOrderQueryOptions(params.id ?? ''));
+    await Promise.all([
+      queryClient.ensureQueryData(paymentOrderQueryOptions(params.id ?? '')),
+      queryClient.ensureQueryData(clientConfigQueryOptions()),
+    ]);
     return null;
   };
 
@@ -32,6 +33,7 @@ export function PaymentRoute() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const { data: order } = useSuspenseQuery(paymentOrderQueryOptions(id));
+  const { data: config } = useSuspenseQuery(clientConfigQueryOptions());
   const secret = useQuery({
     queryKey: ['payment', id, 'intent'],
     queryFn: () => createPaymentIntent(order._id, order.price),
@@ -39,7 +41,9 @@ export function PaymentRoute() {
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
-  const [card, setCard] = useState<CardState>({ number: '', expiry: '', cvc: '' });
+  const [confirm, setConfirm] = useState<ConfirmCard | null>(null);
+  // A function in state must be wrapped, or React would call it as an updater.
+  const onCardReady = useCallback((c: ConfirmCard | null) => setConfirm(() => c), []);
   const [error, setError] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
   const [transactionId, setTransactionId] = useState<string | null>(null);
@@ -47,23 +51,19 @@ export function PaymentRoute() {
   const pay = async (event: FormEvent) => {
     event.preventDefault();
     const clientSecret = secret.data?.clientSecret;
-    if (!clientSecret || paying) return;
-    const incomplete = cardIncomplete(card);
-    if (incomplete) return setError(incomplete);
+    if (!clientSecret || !confirm || paying) return;
     setError(null);
     setPaying(true);
     try {
-      const [month, year] = card.expiry.split('/').map((p) => Number(p.trim()));
-      const intent = await confirmCardPayment(
-        clientSecret,
-        { number: card.number, expMonth: month ?? 0, expYear: 2000 + (year ?? 0), cvc: card.cvc },
-        { name: user?.displayName ?? order.userName, email: user?.email ?? order.email },
-      );
+      const intent = await confirm(clientSecret, {
+        name: user?.displayName ?? order.userName,
+        email: user?.email ?? order.email,
+      });
       const { insertedId } = await recordPayment(intent.id, order._id);
       if (insertedId) setTransactionId(intent.id);
       await queryClient.invalidateQueries({ queryKey: ['orders'] });
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'The payment failed.');
+      setError(e instanceof ApiError || e instanceof CardError ? e.message : 'The payment failed.');
     } finally {
       setPaying(false);
     }
@@ -83,13 +83,25 @@ export function PaymentRoute() {
         <p className="badge badge-success">{TEXT.dashboard.paid}</p>
       ) : (
         <form onSubmit={pay} className="max-w-md space-y-3">
-          <CardField value={card} onChange={setCard} disabled={paying} />
+          {config.payments.provider === 'stripe' && config.payments.publishableKey ? (
+            <StripeCardInput
+              publishableKey={config.payments.publishableKey}
+              disabled={paying}
+              onReady={onCardReady}
+            />
+          ) : (
+            <EmbeddedCardInput disabled={paying} onReady={onCardReady} />
+          )}
           {(error ?? (secret.error instanceof ApiError ? secret.error.message : null)) && (
             <p role="alert" className="text-error">
               {error ?? (secret.error as ApiError).message}
             </p>
           )}
-          <button type="submit" className="btn btn-primary" disabled={!secret.data || paying}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!secret.data || !confirm || paying}
+          >
             {paying && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
             {TEXT.payment.pay}
           </button>
