@@ -6,6 +6,9 @@ import type { ImageStore } from '../../src/server/images/image-store';
 import { phoneSvg } from '../../src/server/seed/phone-art';
 import { advertise, createProduct, createSeller } from '../helpers/factories';
 
+/** Where the local OpenID provider listens (runs side by side set E2E_OIDC_PORT apart). */
+export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 4400);
+
 export const FIXTURE = {
   /** Every fixture account signs in with this password. */
   password: 'Fixture-Pass1!',

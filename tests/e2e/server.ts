@@ -7,16 +7,13 @@ import { buildApp, createServices, uploadsDirOf } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import { LocalImageStore } from '../../src/server/images/image-store';
-import { FIXTURE, seedFixture } from './fixture';
+import { FIXTURE, OIDC_PORT, seedFixture } from './fixture';
 import { OIDC_CLIENT, startOidcProvider } from './oidc-provider';
 
 await ensureClientBuild();
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-e2e-'));
 const port = process.env.E2E_PORT ?? '4173';
-const google = await startOidcProvider(
-  Number(process.env.E2E_OIDC_PORT ?? 4400),
-  `http://127.0.0.1:${port}`,
-);
+const google = await startOidcProvider(OIDC_PORT, `http://127.0.0.1:${port}`);
 const config = loadConfig({
   DATA_DIR: dataDir,
   PORT: port,
