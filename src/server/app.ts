@@ -40,6 +40,8 @@ import { DEMO_ADMIN } from './seed/demo';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** Every route registered (method and full URL), for the authorization matrix's coverage. */
+    routeList: ReadonlyArray<{ method: string; url: string }>;
   }
 }
 
@@ -152,6 +154,11 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     ...serverOptions,
   }).withTypeProvider<ZodTypeProvider>();
+  const routeList: { method: string; url: string }[] = [];
+  fastify.decorate('routeList', routeList);
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeList.push({ method, url: route.url });
+  });
   // Unencapsulated, so tests and server.ts reach the decorations (db, identity) on the root.
   await fastify.register(fp(app), opts);
   await fastify.ready();

@@ -58,7 +58,7 @@ describe('wish list', () => {
       email: buyer.email,
     });
 
-    expect((await call('DELETE', `/api/wishlist/${item._id}`, otherBuyer)).statusCode).toBe(404);
+    expect((await call('DELETE', `/api/wishlist/${item._id}`, otherBuyer)).statusCode).toBe(403);
     expect((await call('DELETE', `/api/wishlist/${item._id}`, buyer)).json()).toEqual({
       deletedCount: 1,
     });

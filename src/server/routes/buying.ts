@@ -73,16 +73,17 @@ const buying: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      const [item] = await app.db
+        .select({ email: wishListItems.email })
+        .from(wishListItems)
+        .where(eq(wishListItems.id, request.params.id))
+        .limit(1);
+      if (!item) throw app.httpErrors.notFound('No such item in your wish list');
+      assertOwner(request, item.email);
       const deleted = await app.db
         .delete(wishListItems)
-        .where(
-          and(
-            eq(wishListItems.id, request.params.id),
-            eq(wishListItems.email, callerOf(request).email),
-          ),
-        )
+        .where(eq(wishListItems.id, request.params.id))
         .returning({ id: wishListItems.id });
-      if (deleted.length === 0) throw app.httpErrors.notFound('No such item in your wish list');
       return { deletedCount: deleted.length };
     },
   );

@@ -1,0 +1,582 @@
+/**
+ * Who may do what, for every route and every kind of caller. Each row names a rule of the table
+ * in ARCHITECTURE.md ('Who may do what'); the expected status of every cell follows from the
+ * rule, with the table's own exceptions written in the row. A refused call changes nothing.
+ * A route the server registers without a row here fails the coverage test.
+ */
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
+import sharp from 'sharp';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessTokens } from '../../../src/server/auth/access-tokens';
+import { orders, users, wishListItems } from '../../../src/server/db/schema';
+import {
+  cookieOf,
+  createAccount,
+  GOOD_PASSWORD,
+  SAME_SITE,
+  uniqueEmail,
+} from '../../helpers/accounts';
+import type { Account } from '../../helpers/buying';
+import { createProduct, createSeller, orderValues } from '../../helpers/factories';
+import { fingerprint } from '../../helpers/fingerprint';
+import { multipartFile } from '../../helpers/multipart';
+import { startStripeDouble } from '../../helpers/stripe-double';
+import { buildTestApp, type TestApp } from '../../helpers/test-app';
+
+const CALLERS = [
+  'anonymous',
+  'buyer',
+  'otherBuyer',
+  'seller',
+  'otherSeller',
+  'admin',
+  'expiredToken',
+  'forgedToken',
+  'deletedAccount',
+] as const;
+type CallerName = (typeof CALLERS)[number];
+
+/**
+ * The rules of ARCHITECTURE.md's table. `buyer` and `seller` are the owners of what a row's
+ * request touches; the admin account is a buyer account (type 'user') whose e-mail is an admin's.
+ */
+const ALLOWED = {
+  anyone: CALLERS,
+  /** `POST /users`, `GET /jwt`: the signed-in identity (session cookie) of that e-mail. */
+  identitySelf: ['buyer'],
+  admin: ['admin'],
+  anySeller: ['seller', 'otherSeller'],
+  /** The seller who owns the product. */
+  ownerSeller: ['seller'],
+  anyBuyer: ['buyer', 'otherBuyer', 'admin'],
+  /** The buyer who owns the wish-list item or order. */
+  ownerBuyer: ['buyer'],
+} as const satisfies Record<string, readonly CallerName[]>;
+type Rule = keyof typeof ALLOWED;
+
+const SIGNED_OUT: readonly CallerName[] = [
+  'anonymous',
+  'expiredToken',
+  'forgedToken',
+  'deletedAccount',
+];
+
+type Request = Omit<InjectOptions, 'headers'> & { headers?: Record<string, string> };
+type Row = {
+  /** The routes (`METHOD /path` as registered) this row covers. */
+  routes: string[];
+  rule: Rule;
+  /** The status of an allowed call. */
+  ok: number;
+  /** Cells where the table says otherwise than the rule (with the reason in a comment). */
+  except?: Partial<Record<CallerName, number>>;
+  /** A fresh request for one cell: what it touches is made anew for every caller. */
+  request: () => Promise<Request>;
+};
+
+function expectedStatus(row: Row, caller: CallerName): number {
+  const exception = row.except?.[caller];
+  if (exception !== undefined) return exception;
+  if ((ALLOWED[row.rule] as readonly CallerName[]).includes(caller)) return row.ok;
+  return SIGNED_OUT.includes(caller) ? 401 : 403;
+}
+
+let t: TestApp;
+let stripeApp: TestApp;
+let stripe: Awaited<ReturnType<typeof startStripeDouble>>;
+const who = {} as Record<Exclude<CallerName, 'anonymous'>, Account>;
+const credentials = {} as Record<CallerName, Record<string, string>>;
+let photo: Buffer;
+let storedImage: string;
+const ADMIN_EMAIL = uniqueEmail('admin');
+const STRIPE_KEYS = {
+  STRIPE_SECRET_KEY: 'sk_test_matrix',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_matrix',
+  STRIPE_WEBHOOK_SECRET: 'whsec_matrix',
+};
+
+const sellerRow = async () =>
+  (
+    await t.database.db.select().from(users).where(eq(users.email, who.seller.email))
+  )[0] as typeof users.$inferSelect;
+const freshPhone = async () => createProduct(t.database.db, await sellerRow());
+const freshOrder = async () => {
+  const phone = await freshPhone();
+  const [order] = await t.database.db
+    .insert(orders)
+    .values(
+      orderValues(who.buyer.email, phone.id, { priceCents: phone.resellPriceCents, image: '' }),
+    )
+    .returning();
+  return order as typeof orders.$inferSelect;
+};
+const intentOf = async (orderId: string, priceCents: number) => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/create-payment-intent',
+    headers: who.buyer.bearer,
+    payload: { orderId, price: priceCents / 100 },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().clientSecret as string;
+};
+const confirmBody = (clientSecret: string) => ({
+  clientSecret,
+  card: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' },
+  billingDetails: { name: 'Test Buyer', email: who.buyer.email },
+});
+const productInput = () => ({
+  categoryId: '02',
+  modelName: 'Matrix Phone',
+  image: storedImage,
+  originalPrice: 500,
+  resellPrice: 250,
+  location: 'Austin, TX',
+  description: 'Like new.',
+  timeUsed: 3,
+  condition: 'Good',
+  sellerNumber: '+1 512 555 0100',
+  specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: 4000 },
+});
+
+const get = (url: string) => async (): Promise<Request> => ({ method: 'GET', url });
+const docs = (path: string, ok = 200): Row => ({
+  routes: [`GET ${path}`],
+  rule: 'anyone',
+  ok,
+  request: get(path),
+});
+
+const rows: Record<string, Row> = {
+  'list categories': {
+    routes: ['GET /api/category'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/api/category'),
+  },
+  'products of a category': {
+    routes: ['GET /api/category/:id'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/api/category/01'),
+  },
+  'advertised phones': {
+    routes: ['GET /api/advertise'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/api/advertise'),
+  },
+  'is admin?': {
+    routes: ['GET /api/users/admin/:email'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: `/api/users/admin/${who.admin.email}` }),
+  },
+  'is seller?': {
+    routes: ['GET /api/users/seller/:email'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: `/api/users/seller/${who.seller.email}` }),
+  },
+  'all buyers': {
+    routes: ['GET /api/users/buyer'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/users/buyer'),
+  },
+  'all sellers': {
+    routes: ['GET /api/users/seller'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/users/seller'),
+  },
+  'delete an account': {
+    routes: ['DELETE /api/users'],
+    rule: 'admin',
+    ok: 200,
+    request: async () => ({
+      method: 'DELETE',
+      url: `/api/users?id=${(await createSeller(t.database.db)).id}`,
+    }),
+  },
+  'verify a seller': {
+    routes: ['PUT /api/users/:email'],
+    rule: 'admin',
+    ok: 200,
+    request: async () => ({
+      method: 'PUT',
+      url: `/api/users/${(await createSeller(t.database.db)).email}`,
+    }),
+  },
+  'save the user record': {
+    routes: ['POST /api/users'],
+    rule: 'identitySelf',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/users',
+      payload: { email: who.buyer.email, name: who.buyer.name, type: 'user' },
+    }),
+  },
+  'get an access token': {
+    routes: ['GET /api/jwt'],
+    rule: 'identitySelf',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: `/api/jwt?email=${who.buyer.email}` }),
+  },
+  "a seller's products": {
+    routes: ['GET /api/products'],
+    rule: 'ownerSeller',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: `/api/products?email=${who.seller.email}` }),
+  },
+  'add a product': {
+    routes: ['POST /api/products'],
+    rule: 'anySeller',
+    ok: 200,
+    request: async () => ({ method: 'POST', url: '/api/products', payload: productInput() }),
+  },
+  'delete a product': {
+    routes: ['DELETE /api/products'],
+    rule: 'ownerSeller',
+    ok: 200,
+    // The table: 'the seller who owns the product (admin may delete)'.
+    except: { admin: 200 },
+    request: async () => ({ method: 'DELETE', url: `/api/products?id=${(await freshPhone()).id}` }),
+  },
+  'advertise a product': {
+    routes: ['POST /api/advertise'],
+    rule: 'ownerSeller',
+    ok: 200,
+    request: async () => ({ method: 'POST', url: `/api/advertise?id=${(await freshPhone()).id}` }),
+  },
+  'upload a photo': {
+    routes: ['POST /api/images'],
+    rule: 'anySeller',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/images',
+      ...multipartFile('image', 'phone.jpg', photo, 'image/jpeg'),
+    }),
+  },
+  'read a wish list': {
+    routes: ['GET /api/wishlist'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: `/api/wishlist?email=${who.buyer.email}` }),
+  },
+  'add to a wish list': {
+    routes: ['POST /api/wishlist'],
+    rule: 'anyBuyer',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/wishlist',
+      payload: { productId: (await freshPhone()).id },
+    }),
+  },
+  'remove from a wish list': {
+    routes: ['DELETE /api/wishlist/:id'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    request: async () => {
+      const [item] = await t.database.db
+        .insert(wishListItems)
+        .values({ email: who.buyer.email, productId: (await freshPhone()).id })
+        .returning();
+      return { method: 'DELETE', url: `/api/wishlist/${item?.id}` };
+    },
+  },
+  'read orders': {
+    routes: ['GET /api/order'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: `/api/order?email=${who.buyer.email}` }),
+  },
+  'book a phone': {
+    routes: ['POST /api/order'],
+    rule: 'anyBuyer',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/order',
+      payload: { productId: (await freshPhone()).id, location: 'Cafe', number: '+1 555 0100' },
+    }),
+  },
+  'delete an order': {
+    routes: ['DELETE /api/order'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    request: async () => ({ method: 'DELETE', url: `/api/order?id=${(await freshOrder()).id}` }),
+  },
+  'read an order to pay': {
+    routes: ['GET /api/payment/:id'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: `/api/payment/${(await freshOrder()).id}` }),
+  },
+  'create a payment intent': {
+    routes: ['POST /api/create-payment-intent'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    request: async () => {
+      const order = await freshOrder();
+      return {
+        method: 'POST',
+        url: '/api/create-payment-intent',
+        payload: { orderId: order.id, price: order.priceCents / 100 },
+      };
+    },
+  },
+  'record a payment': {
+    routes: ['POST /api/payment'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    request: async () => {
+      const order = await freshOrder();
+      const secret = await intentOf(order.id, order.priceCents);
+      const confirmed = await t.app.inject({
+        method: 'POST',
+        url: '/api/test-payments/confirm',
+        payload: confirmBody(secret),
+      });
+      expect(confirmed.statusCode).toBe(200);
+      const transactionId = confirmed.json().paymentIntent.id;
+      return { method: 'POST', url: '/api/payment', payload: { transactionId, orderId: order.id } };
+    },
+  },
+  // The client secret is the capability: whoever holds it may confirm that one intent.
+  'confirm a test payment': {
+    routes: ['POST /api/test-payments/confirm'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => {
+      const order = await freshOrder();
+      const secret = await intentOf(order.id, order.priceCents);
+      return { method: 'POST', url: '/api/test-payments/confirm', payload: confirmBody(secret) };
+    },
+  },
+  health: { routes: ['GET /api/health'], rule: 'anyone', ok: 200, request: get('/api/health') },
+  'client config': {
+    routes: ['GET /api/config'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/api/config'),
+  },
+  'web vitals': {
+    routes: ['POST /api/vitals'],
+    rule: 'anyone',
+    ok: 204,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/vitals',
+      payload: { name: 'CLS', value: 0.01, rating: 'good', id: 'v1', path: '/' },
+    }),
+  },
+  'stored photos': {
+    routes: ['GET /images/*'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: storedImage }),
+  },
+  // The identity provider's own calls are public; a session cookie is what they hand out.
+  'sign up': {
+    routes: ['POST /api/auth/sign-up/email'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: SAME_SITE,
+      payload: { email: uniqueEmail('new'), name: 'New Person', password: GOOD_PASSWORD },
+    }),
+  },
+  'sign in': {
+    routes: ['POST /api/auth/sign-in/email'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: SAME_SITE,
+      payload: { email: who.otherBuyer.email, password: GOOD_PASSWORD },
+    }),
+  },
+  'identity provider': {
+    routes: ['GET /api/auth/*', 'POST /api/auth/*'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/api/auth/ok'),
+  },
+  'OpenAPI document': docs('/api/openapi.json'),
+  'API reference': docs('/api/docs'),
+  // Swagger UI sends its static index to the reference's own address.
+  'API reference page': docs('/api/docs/static/index.html', 302),
+  'API reference JSON': docs('/api/docs/json'),
+  'API reference YAML': docs('/api/docs/yaml'),
+  'API reference script': docs('/api/docs/static/swagger-initializer.js'),
+  'API reference assets': {
+    routes: ['GET /api/docs/static/*'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/api/docs/static/swagger-ui.css'),
+  },
+};
+
+/** Rows of the app with Stripe as the provider: its webhook is public, its signature the check. */
+const stripeEvent = () =>
+  JSON.stringify({
+    id: `evt_${randomBytes(6).toString('hex')}`,
+    object: 'event',
+    type: 'charge.updated',
+    data: { object: { id: 'ch_1', object: 'charge' } },
+  });
+const webhook = (signature: (payload: string) => string): (() => Promise<Request>) => {
+  return async () => {
+    const payload = stripeEvent();
+    return {
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature(payload) },
+      payload,
+    };
+  };
+};
+const signer = new Stripe('sk_test_signer').webhooks;
+const stripeRows: Record<string, Row> = {
+  'Stripe webhook, signed': {
+    routes: ['POST /api/stripe/webhook'],
+    rule: 'anyone',
+    ok: 200,
+    request: webhook((payload) =>
+      signer.generateTestHeaderString({ payload, secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET }),
+    ),
+  },
+  'Stripe webhook, signed with another secret': {
+    routes: ['POST /api/stripe/webhook'],
+    rule: 'anyone',
+    ok: 400,
+    request: webhook((payload) =>
+      signer.generateTestHeaderString({ payload, secret: 'whsec_not_ours' }),
+    ),
+  },
+};
+
+async function signInCookie(account: Account): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in/email',
+    headers: SAME_SITE,
+    payload: { email: account.email, password: account.password },
+  });
+  expect(res.statusCode).toBe(200);
+  return cookieOf(res);
+}
+
+beforeAll(async () => {
+  stripe = await startStripeDouble(STRIPE_KEYS.STRIPE_SECRET_KEY);
+  [t, stripeApp] = await Promise.all([
+    buildTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }),
+    buildTestApp({ ...STRIPE_KEYS, STRIPE_API_URL: stripe.url }),
+  ]);
+  who.buyer = await createAccount(t.app, 'user');
+  who.otherBuyer = await createAccount(t.app, 'user');
+  who.seller = await createAccount(t.app, 'seller');
+  who.otherSeller = await createAccount(t.app, 'seller');
+  who.admin = await createAccount(t.app, 'user', ADMIN_EMAIL);
+  who.deletedAccount = await createAccount(t.app, 'user');
+  const [deleted] = await t.database.db
+    .select()
+    .from(users)
+    .where(eq(users.email, who.deletedAccount.email));
+  const removal = await t.app.inject({
+    method: 'DELETE',
+    url: `/api/users?id=${deleted?.id}`,
+    headers: who.admin.bearer,
+  });
+  expect(removal.statusCode).toBe(200);
+
+  // Expired: a token past its lifetime, and a session cookie that was signed out.
+  const expired = await t.app.accessTokens.issue(who.buyer.email, Date.now() - 60 * 60 * 1000);
+  const endedSession = await signInCookie(who.buyer);
+  const signOut = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-out',
+    headers: { ...SAME_SITE, cookie: endedSession },
+  });
+  expect(signOut.statusCode).toBe(200);
+  who.expiredToken = { ...who.buyer, token: expired, cookie: endedSession };
+  // Forged: the buyer's e-mail signed with a key that is not ours, and a tampered cookie.
+  const forged = await new AccessTokens(randomBytes(32).toString('hex')).issue(who.buyer.email);
+  const tampered = who.buyer.cookie.replace(/\.([^.;]+)(;|$)/, '.Zm9yZ2VkLXNpZ25hdHVyZQ%3D%3D$2');
+  expect(tampered).not.toBe(who.buyer.cookie);
+  who.forgedToken = { ...who.buyer, token: forged, cookie: tampered };
+
+  credentials.anonymous = {};
+  for (const name of CALLERS.filter((c) => c !== 'anonymous')) {
+    const account = who[name as Exclude<CallerName, 'anonymous'>];
+    credentials[name] = { authorization: `Bearer ${account.token}`, cookie: account.cookie };
+  }
+
+  photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#357' } })
+    .jpeg()
+    .toBuffer();
+  const body = multipartFile('image', 'p.jpg', photo, 'image/jpeg');
+  const upload = await t.app.inject({
+    method: 'POST',
+    url: '/api/images',
+    headers: { ...who.seller.bearer, ...body.headers },
+    payload: body.payload,
+  });
+  storedImage = upload.json().data.url;
+  expect(storedImage).toMatch(/^\/images\//);
+});
+
+afterAll(async () => {
+  await Promise.all([t?.close(), stripeApp?.close()]);
+  await stripe?.close();
+});
+
+async function run(app: TestApp, row: Row) {
+  const actual: Partial<Record<CallerName, number>> = {};
+  const expected: Partial<Record<CallerName, number>> = {};
+  const changedOnRefusal: string[] = [];
+  for (const caller of CALLERS) {
+    const { headers, ...request } = await row.request();
+    const before = await fingerprint(app.database.db);
+    const res = await app.app.inject({
+      ...request,
+      headers: { ...credentials[caller], ...headers },
+    } as InjectOptions);
+    actual[caller] = res.statusCode;
+    expected[caller] = expectedStatus(row, caller);
+    if (res.statusCode >= 400) {
+      expect(res.json().message, `${caller}: ${res.body}`).toEqual(expect.any(String));
+      if (JSON.stringify(await fingerprint(app.database.db)) !== JSON.stringify(before))
+        changedOnRefusal.push(caller);
+    }
+  }
+  expect(actual).toEqual(expected);
+  expect(changedOnRefusal, 'refused calls that changed data').toEqual([]);
+}
+
+describe('authorization matrix', () => {
+  it.each(Object.entries(rows))('%s', async (_name, row) => run(t, row));
+  it.each(Object.entries(stripeRows))('%s', async (_name, row) => run(stripeApp, row));
+
+  it('has a row for every route the server registers', () => {
+    const covered = new Set(
+      [...Object.values(rows), ...Object.values(stripeRows)].flatMap((r) => r.routes),
+    );
+    const registered = [...t.app.routeList, ...stripeApp.app.routeList]
+      // The API and the photos; the built client's static files are public pages by nature.
+      .filter((r) => r.method !== 'HEAD' && /^\/(api|images)\//.test(r.url))
+      .map((r) => `${r.method} ${r.url}`);
+    const missing = [...new Set(registered)].filter((route) => !covered.has(route));
+    expect(missing).toEqual([]);
+  });
+});
