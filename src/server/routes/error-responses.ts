@@ -7,4 +7,5 @@ export const errorResponses = {
   403: errorSchema,
   404: errorSchema,
   409: errorSchema,
+  429: errorSchema,
 };

@@ -148,16 +148,24 @@ const users_: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** Identities proven by a route's preHandler, for its rate-limit key and its handler. */
+  const proven = new WeakMap<FastifyRequest, Identity>();
+
   app.get(
     calls.getToken.path,
     {
-      // Per e-mail, not per address: many phones share one carrier address.
+      preHandler: async (request: FastifyRequest<{ Querystring: { email: string } }>) => {
+        proven.set(request, await identityFor(request, request.query.email));
+      },
+      // Per signed-in identity, counted after the session is proven: per address would throttle
+      // every phone behind one carrier address, and per e-mail in the query would let anybody
+      // use up somebody else's allowance.
       config: {
         rateLimit: {
           max: 30,
           timeWindow: '1 minute',
-          keyGenerator: (request) =>
-            `jwt:${String((request.query as { email?: unknown }).email).toLowerCase()}`,
+          hook: 'preHandler',
+          keyGenerator: (request) => `jwt:${proven.get(request)?.email.toLowerCase()}`,
         },
       },
       schema: {
@@ -168,12 +176,13 @@ const users_: FastifyPluginAsyncZod = async (app) => {
           400: errorSchema,
           401: errorSchema,
           403: errorSchema,
+          429: errorSchema,
         },
       },
     },
     async (request) => {
       const { email } = request.query;
-      const identity = await identityFor(request, email);
+      const identity = proven.get(request) ?? (await identityFor(request, email));
       // An identity whose record was never saved (a failed sign-up step) becomes a buyer.
       await app.db
         .insert(users)
