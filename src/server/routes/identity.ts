@@ -31,32 +31,51 @@ function fromOwnSite(request: FastifyRequest): boolean {
   }
 }
 
+/**
+ * The body as JSON text when it is an object the provider can take, else undefined: arrays,
+ * scalars and bodies nested too deep to write back out are not identity requests.
+ */
+function jsonObjectText(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return undefined;
+  }
+}
+
 export default async function identityRoutes(app: FastifyInstance) {
   const throttle = new FailureThrottle();
 
+  /** Each request's body as forwarded, written once here so a hostile body is refused early. */
+  const bodyTexts = new WeakMap<FastifyRequest, string>();
+
   app.addHook('preHandler', async (request, reply) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || fromOwnSite(request)) return;
-    return identityError(
-      reply,
-      403,
-      'INVALID_ORIGIN',
-      'This request must come from the marketplace itself',
-    );
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    if (!fromOwnSite(request)) {
+      return identityError(
+        reply,
+        403,
+        'INVALID_ORIGIN',
+        'This request must come from the marketplace itself',
+      );
+    }
+    if (request.body === undefined) return;
+    const text = jsonObjectText(request.body);
+    if (text === undefined) {
+      return identityError(reply, 400, 'VALIDATION_ERROR', 'The request body must be a JSON object');
+    }
+    bodyTexts.set(request, text);
   });
 
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(request.url, `${request.protocol}://${request.host}`);
     const headers = webHeadersOf(request);
-    const hasBody =
-      request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
-    if (hasBody) headers.set('content-type', 'application/json');
+    const body = bodyTexts.get(request);
+    if (body !== undefined) headers.set('content-type', 'application/json');
     headers.delete('content-length');
     const response = await app.identity.handle(
-      new Request(url, {
-        method: request.method,
-        headers,
-        body: hasBody ? JSON.stringify(request.body) : undefined,
-      }),
+      new Request(url, { method: request.method, headers, body }),
     );
     reply.code(response.status);
     for (const [key, value] of response.headers) {
