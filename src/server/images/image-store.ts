@@ -2,7 +2,7 @@
  * The image host. The embedded store decides the type from the bytes, strips every piece of
  * metadata (EXIF, GPS), fixes orientation and stores WebP variants under content-hash names.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { access, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
@@ -47,32 +47,40 @@ export class LocalImageStore implements ImageStore {
       throw new InvalidImageError('The file is not a JPEG, PNG or WebP image.');
     }
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
-    await mkdir(this.dir, { recursive: true });
+    const missing: { width: number; file: string }[] = [];
+    for (const width of IMAGE_WIDTHS) {
+      const file = path.join(this.dir, variantName(hash, width));
+      if (!(await exists(file))) missing.push({ width, file });
+    }
+    // Every variant is encoded before any is written, so a photo that fails part-way (damaged,
+    // truncated) leaves nothing behind.
+    let outputs: Buffer[];
     try {
-      await Promise.all(IMAGE_WIDTHS.map((width) => this.writeVariant(input, hash, width)));
-    } catch (err) {
-      if (err instanceof Error && /pixel limit|corrupt|premature|unsupported/i.test(err.message)) {
-        throw new InvalidImageError('The image is damaged or has too many pixels to process.');
-      }
-      throw err;
+      outputs = await Promise.all(missing.map(({ width }) => encode(input, width)));
+    } catch {
+      // The decoder's words ('VipsJpeg: premature end…') mean nothing to a seller.
+      throw new InvalidImageError('The image is damaged or has too many pixels to process.');
+    }
+    await mkdir(this.dir, { recursive: true });
+    for (const [i, { file }] of missing.entries()) {
+      const output = outputs[i] as Buffer;
+      // Unique, so two uploads of the same photo at once never write one temporary file.
+      const temp = `${file}.${randomUUID()}.tmp`;
+      await writeFile(temp, output);
+      await rename(temp, file);
     }
     return { url: variantUrl(hash, IMAGE_DEFAULT_WIDTH) };
   }
-
-  private async writeVariant(input: Sharp, hash: string, width: number): Promise<void> {
-    const file = path.join(this.dir, variantName(hash, width));
-    if (await exists(file)) return;
-    const output = await input
-      .clone()
-      .rotate()
-      .resize({ width, withoutEnlargement: true })
-      .webp({ quality: 72, effort: 4 })
-      .toBuffer();
-    const temp = `${file}.${process.pid}.tmp`;
-    await writeFile(temp, output);
-    await rename(temp, file);
-  }
 }
+
+/** One WebP variant: upright, at most `width` wide, re-encoded so nothing of the upload survives but pixels. */
+const encode = (input: Sharp, width: number): Promise<Buffer> =>
+  input
+    .clone()
+    .rotate()
+    .resize({ width, withoutEnlargement: true })
+    .webp({ quality: 72, effort: 4 })
+    .toBuffer();
 
 const variantName = (hash: string, width: number) => `${hash}-${width}.webp`;
 const variantUrl = (hash: string, width: number) =>
