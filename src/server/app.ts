@@ -56,6 +56,8 @@ export type AppOptions = {
   config: Config;
   database: Database;
   services?: AppServices;
+  /** Where the log goes (standard output unless given); tests read it for leaked secrets. */
+  logStream?: { write(line: string): void };
 };
 
 /** The identity provider and token signer, with secrets from env or generated into DATA_DIR. */
@@ -148,7 +150,16 @@ export async function buildApp(
   const fastify = Fastify({
     logger: {
       level: opts.config.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      // Credentials wherever a plugin logs headers (requests, replies, multipart's busboy options).
+      redact: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        '*.headers.authorization',
+        '*.headers.cookie',
+        '*.headers["set-cookie"]',
+      ],
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
     trustProxy: opts.config.PUBLIC_URL !== undefined,
     bodyLimit: 1024 * 1024,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/server/app';
+import { type AppOptions, buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { TEMPLATE_DB, withDatabase } from './postgres-url';
@@ -42,11 +42,14 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  { logStream }: Pick<AppOptions, 'logStream'> = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-data-'));
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env });
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logStream });
   return {
     app,
     database,

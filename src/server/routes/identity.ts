@@ -63,7 +63,12 @@ export default async function identityRoutes(app: FastifyInstance) {
     if (request.body === undefined) return;
     const text = jsonObjectText(request.body);
     if (text === undefined) {
-      return identityError(reply, 400, 'VALIDATION_ERROR', 'The request body must be a JSON object');
+      return identityError(
+        reply,
+        400,
+        'VALIDATION_ERROR',
+        'The request body must be a JSON object',
+      );
     }
     bodyTexts.set(request, text);
   });

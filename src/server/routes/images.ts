@@ -49,7 +49,11 @@ const images: FastifyPluginAsyncZod<{ store: ImageStore }> = async (app, opts) =
           return reply.code(400).send({ message: 'image: the photo is larger than 10 MB' });
         if (code?.startsWith('FST_'))
           return reply.code(400).send({ message: `image: ${(err as Error).message}` });
-        throw err;
+        // Anything else the form parser stumbles on is a malformed or cut-off form.
+        request.log.info({ err }, 'unreadable upload form');
+        return reply
+          .code(400)
+          .send({ message: 'image: the form could not be read; send the photo again' });
       }
       if (!bytes)
         return reply.code(400).send({ message: 'image: a photo in the field "image" is required' });

@@ -199,3 +199,24 @@ describe('hostile uploads', () => {
     expect(served.headers['x-content-type-options']).toBe('nosniff');
   });
 });
+
+describe('malformed forms', () => {
+  it.each([
+    ['a JSON body under a multipart type', '{"a":1}', 'multipart/form-data; boundary=x'],
+    [
+      'a form cut off mid-part',
+      '--x\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\nabc',
+      'multipart/form-data; boundary=x',
+    ],
+    ['a form with no boundary', '--x--\r\n', 'multipart/form-data'],
+  ])('answers %s with a message', async (_name, payload, type) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/images',
+      headers: { ...seller.bearer, 'content-type': type },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^image: /);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * In a real browser: the pages run under the strict Content-Security-Policy without tripping it
+ * (the console fixture fails a test on any violation), an injected inline script does not run,
+ * and the API reference works under the same policy.
+ */
+import { expect, test } from './console';
+
+test('the storefront runs under a policy that refuses inline script', async ({
+  page,
+  consoleErrors,
+}) => {
+  const response = await page.goto('/');
+  const csp = (await response?.headerValue('content-security-policy')) ?? '';
+  expect(csp).toMatch(/script-src 'self';/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  await expect(page.getByRole('region', { name: 'Categories' })).toBeVisible();
+  expect(await page.locator('script:not([src])').count()).toBe(0);
+
+  // What an injection would do: add an inline script. The browser refuses to run it.
+  consoleErrors.allow(/Content Security Policy/);
+  const violation = page.evaluate(
+    () =>
+      new Promise<string>((resolve) =>
+        document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective)),
+      ),
+  );
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true';
+    document.body.append(script);
+  });
+  expect(await violation).toMatch(/^script-src/);
+  expect(await page.evaluate(() => 'injected' in window)).toBe(false);
+});
+
+test('the API reference works under the same policy', async ({ page }) => {
+  await page.goto('/api/docs/');
+  await expect(page.getByRole('heading', { name: /Used-phone marketplace API/ })).toBeVisible();
+  await expect(page.getByText('/api/category/{id}').first()).toBeVisible();
+});
