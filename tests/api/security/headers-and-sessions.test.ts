@@ -110,7 +110,13 @@ describe('the log of a whole run', () => {
   beforeAll(async () => {
     t = await buildTestApp(
       { ...SECRETS, LOG_LEVEL: 'trace' },
-      { logStream: { write: (line: string) => void (log += line) } },
+      {
+        logStream: {
+          write: (line: string) => {
+            log += line;
+          },
+        },
+      },
     );
     seller = await createAccount(t.app, 'seller');
   });

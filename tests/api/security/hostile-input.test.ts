@@ -35,6 +35,7 @@ const INJECTIONS = [
   '<img src=x onerror=alert(1)>',
   '../../../../etc/passwd',
   '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, on purpose.
   '${7*7}{{7*7}}',
   '__proto__',
   'constructor',
