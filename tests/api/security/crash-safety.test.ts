@@ -300,3 +300,24 @@ describe('a server killed while buyers book and pay', () => {
     }
   });
 });
+
+describe('a second server on the same PGlite directory', () => {
+  // PostgreSQL serves many servers by design; PGlite's files belong to one process.
+  it.skipIf(Boolean(inject('postgresUrl')))(
+    'refuses to start while the first one runs, and starts once it was killed',
+    { timeout: 120_000 },
+    async () => {
+      const shared = await mkdtemp(path.join(os.tmpdir(), 'phone-market-lock-'));
+      const first = await startServer({ dataDir: shared });
+      try {
+        await expect(startServer({ dataDir: shared })).rejects.toThrow(/in use by process/);
+        await first.kill();
+        const second = await startServer({ dataDir: shared });
+        await second.stop();
+      } finally {
+        await first.kill();
+        await rm(shared, { recursive: true, force: true });
+      }
+    },
+  );
+});
