@@ -3,6 +3,7 @@
 import { buildApp, createServices, uploadsDirOf } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { DataDirInUseError } from './db/data-dir-lock';
 import { LocalImageStore } from './images/image-store';
 import {
   DEMO_ADMIN,
@@ -27,7 +28,11 @@ async function main(): Promise<void> {
 
   const database = await openDatabase(
     config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/db` },
-  );
+  ).catch((err) => {
+    if (!(err instanceof DataDirInUseError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  });
   const services = await createServices(config, database);
   const password = config.SEED_DEMO ? await demoPassword(config.DATA_DIR) : '';
   if (config.SEED_DEMO && !(await hasAnyUser(database.db))) {

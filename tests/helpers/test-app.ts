@@ -11,23 +11,36 @@ import { loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { TEMPLATE_DB, withDatabase } from './postgres-url';
 
+/** A fresh, migrated PostgreSQL database cloned from the run's template; `drop` removes it. */
+export async function createPostgresDatabase(
+  url: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `phone_market_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+  await admin.end();
+  return {
+    url: withDatabase(url, name),
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: url });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
 export async function createTestDatabase(): Promise<Database> {
   const url = inject('postgresUrl');
   if (url) {
-    const name = `phone_market_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
-    await admin.end();
-    const database = await openDatabase({ url: withDatabase(url, name) });
+    const created = await createPostgresDatabase(url);
+    const database = await openDatabase({ url: created.url });
     return {
       ...database,
       close: async () => {
         await database.close();
-        const dropper = new pg.Client({ connectionString: url });
-        await dropper.connect();
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await dropper.end();
+        await created.drop();
       },
     };
   }

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -38,16 +39,29 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-  return {
-    db,
-    kind: 'pglite',
-    close: () => client.close(),
-    dump: async () => {
-      const dump = await client.dumpDataDir('gzip');
-      return dump;
-    },
-  };
+  // A second process on the same files would corrupt them (see data-dir-lock.ts).
+  const unlock = options.dataDir ? await lockDataDir(options.dataDir) : async () => {};
+  let opened: PGlite | undefined;
+  try {
+    const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
+    opened = client;
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    return {
+      db,
+      kind: 'pglite',
+      close: async () => {
+        await client.close();
+        await unlock();
+      },
+      dump: async () => {
+        const dump = await client.dumpDataDir('gzip');
+        return dump;
+      },
+    };
+  } catch (err) {
+    await opened?.close();
+    await unlock();
+    throw err;
+  }
 }

@@ -1,0 +1,323 @@
+/**
+ * Crash safety: the real server is killed with SIGKILL while buyers are booking and paying, then
+ * started again on the same database. Everything it acknowledged must still be there, and the
+ * money must add up: a paid order has its one payment record, its phone is sold, and no payment
+ * exists without its order. Runs on PGlite, and on PostgreSQL when the run has TEST_DATABASE_URL.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openDatabase } from '../../../src/server/db/client';
+import { orders, payments, products } from '../../../src/server/db/schema';
+import { GOOD_PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { multipartFile } from '../../helpers/multipart';
+import { type ServerProcess, startServer } from '../../helpers/server-process';
+import { createPostgresDatabase } from '../../helpers/test-app';
+
+const PHONES = 48;
+const BUYERS = 6;
+const WORKERS = 8;
+/** Acknowledged writes before the kill: far enough in that every kind of write is among them. */
+const KILL_AFTER_ACKS = 30;
+const PRICE = '120.50';
+const CARD = { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' };
+
+type Account = { email: string; bearer: { authorization: string } };
+
+/** What the server answered 2xx for; only these must survive the crash. */
+type Ack =
+  | { kind: 'order'; email: string; productId: string }
+  | { kind: 'paid'; email: string; productId: string; orderId: string }
+  | { kind: 'payment'; orderId: string; insertedId: string };
+
+let dataDir: string;
+let databaseUrl: string | undefined;
+let dropDatabase: (() => Promise<void>) | undefined;
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-crash-'));
+  const postgres = inject('postgresUrl');
+  if (postgres) {
+    const created = await createPostgresDatabase(postgres);
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
+  }
+});
+
+afterAll(async () => {
+  await server?.kill();
+  await dropDatabase?.();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** JSON calls as the browser makes them: same-origin, bearer token when signed in. */
+function client(base: () => ServerProcess) {
+  const call = async (method: string, url: string, body?: unknown, headers = {}) => {
+    const res = await fetch(`${base().url}/api${url}`, {
+      method,
+      headers: {
+        origin: base().url,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text}`);
+    return { json: text ? JSON.parse(text) : null, res };
+  };
+  return {
+    call,
+    /** Sign-up, user record and access token, the client's own three steps. */
+    async account(type: 'user' | 'seller'): Promise<Account> {
+      const email = uniqueEmail(type);
+      const name = `Crash ${type}`;
+      const { res } = await call('POST', '/auth/sign-up/email', {
+        email,
+        name,
+        password: GOOD_PASSWORD,
+      });
+      const cookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      await call('POST', '/users', { email, name, type }, { cookie });
+      const token = await call('GET', `/jwt?email=${encodeURIComponent(email)}`, undefined, {
+        cookie,
+      });
+      return { email, bearer: { authorization: `bearer ${token.json.accessToken}` } };
+    },
+    async orderOf(buyer: Account, productId: string) {
+      const { json } = await call(
+        'GET',
+        `/order?email=${encodeURIComponent(buyer.email)}&limit=100`,
+        undefined,
+        buyer.bearer,
+      );
+      return (json as { _id: string; productId: string; status: string }[]).find(
+        (o) => o.productId === productId,
+      );
+    },
+  };
+}
+
+const api = client(() => {
+  if (!server) throw new Error('no server running');
+  return server;
+});
+
+async function listPhones(seller: Account): Promise<{ id: string; status: string }[]> {
+  const { json } = await api.call(
+    'GET',
+    `/products?email=${encodeURIComponent(seller.email)}&limit=100`,
+    undefined,
+    seller.bearer,
+  );
+  return (json as { _id: string; status: string }[]).map((p) => ({ id: p._id, status: p.status }));
+}
+
+async function addPhones(seller: Account, count: number): Promise<string[]> {
+  const photo = await sharp({
+    create: { width: 64, height: 64, channels: 3, background: '#48c' },
+  })
+    .png()
+    .toBuffer();
+  const body = multipartFile('image', 'phone.png', photo, 'image/png');
+  const res = await fetch(`${server?.url}/api/images`, {
+    method: 'POST',
+    headers: { origin: server?.url ?? '', ...body.headers, ...seller.bearer },
+    body: body.payload,
+  });
+  expect(res.status).toBe(200);
+  const image = ((await res.json()) as { data: { url: string } }).data.url;
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { json } = await api.call(
+      'POST',
+      '/products',
+      {
+        categoryId: '01',
+        modelName: `Crash phone ${i}`,
+        image,
+        originalPrice: '499',
+        resellPrice: PRICE,
+        location: 'Austin, TX',
+        description: 'Survives a crash.',
+        timeUsed: '6',
+        condition: 'Good',
+        sellerNumber: '+1 512 555 0100',
+        specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: '4000' },
+      },
+      seller.bearer,
+    );
+    ids.push(json.insertedId);
+  }
+  return ids;
+}
+
+/** Book a phone and (three times in four) pay for it the way the payment page does. */
+async function buy(buyer: Account, productId: string, pay: boolean, ack: (a: Ack) => void) {
+  await api.call('POST', '/order', { productId, location: 'Cafe', number: '1' }, buyer.bearer);
+  ack({ kind: 'order', email: buyer.email, productId });
+  if (!pay) return;
+  const order = await api.orderOf(buyer, productId);
+  if (!order) throw new Error(`the booked order of ${productId} is not listed`);
+  const intent = await api.call(
+    'POST',
+    '/create-payment-intent',
+    { price: PRICE, orderId: order._id },
+    buyer.bearer,
+  );
+  const confirmed = await api.call('POST', '/test-payments/confirm', {
+    clientSecret: intent.json.clientSecret,
+    card: CARD,
+    billingDetails: { name: 'Crash buyer', email: buyer.email },
+  });
+  const paymentIntent = confirmed.json.paymentIntent as { id: string; status: string };
+  if (paymentIntent.status !== 'succeeded')
+    throw new Error(`card not charged: ${paymentIntent.status}`);
+  // The processor's confirmation records the payment before it answers (our webhook stand-in).
+  ack({ kind: 'paid', email: buyer.email, productId, orderId: order._id });
+  const recorded = await api.call(
+    'POST',
+    '/payment',
+    { transactionId: paymentIntent.id, orderId: order._id },
+    buyer.bearer,
+  );
+  ack({ kind: 'payment', orderId: order._id, insertedId: recorded.json.insertedId });
+}
+
+describe('a server killed while buyers book and pay', () => {
+  it('keeps every acknowledged order and payment, consistent, after a restart', {
+    timeout: 180_000,
+  }, async () => {
+    server = await startServer({ dataDir, databaseUrl });
+    const seller = await api.account('seller');
+    const buyers = await Promise.all(Array.from({ length: BUYERS }, () => api.account('user')));
+    const phones = await addPhones(seller, PHONES + 1);
+    // One phone nobody touches before the crash, bought afterwards to show writes still work.
+    const afterCrashPhone = phones.pop() as string;
+
+    const acks: Ack[] = [];
+    let inFlight = 0;
+    let inFlightAtKill = 0;
+    let killing: Promise<void> | undefined;
+    const running = server;
+    const ack = (a: Ack) => {
+      acks.push(a);
+      // Kill while other calls are on the wire, so some writes die half done.
+      if (!killing && acks.length >= KILL_AFTER_ACKS && inFlight > 1) {
+        inFlightAtKill = inFlight - 1;
+        killing = running.kill();
+      }
+    };
+    let next = 0;
+    const worker = async () => {
+      while (!killing && next < phones.length) {
+        const i = next++;
+        inFlight++;
+        try {
+          await buy(buyers[i % BUYERS] as Account, phones[i] as string, i % 4 !== 3, ack);
+        } catch (err) {
+          // After the kill, calls fail on the wire; before it, any failure is a real one.
+          if (!killing) throw err;
+        } finally {
+          inFlight--;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: WORKERS }, worker));
+    expect(killing, 'the stream ended before the kill; add phones').toBeDefined();
+    await killing;
+    expect(inFlightAtKill).toBeGreaterThan(0);
+    expect(acks.filter((a) => a.kind === 'payment').length).toBeGreaterThan(0);
+
+    // Opening the database again (recovery, migrations) is part of what is proven here.
+    server = await startServer({ dataDir, databaseUrl });
+
+    for (const a of acks) {
+      if (a.kind === 'payment') continue;
+      const buyer = buyers.find((b) => b.email === a.email) as Account;
+      const order = await api.orderOf(buyer, a.productId);
+      expect(order, `acknowledged order of ${a.productId}`).toBeDefined();
+      if (a.kind === 'paid') {
+        expect(order?._id).toBe(a.orderId);
+        const { json } = await api.call('GET', `/payment/${a.orderId}`, undefined, buyer.bearer);
+        expect(json.status).toBe('paid');
+      }
+    }
+    const phonesAfter = new Map((await listPhones(seller)).map((p) => [p.id, p.status]));
+    for (const a of acks) if (a.kind === 'paid') expect(phonesAfter.get(a.productId)).toBe('sold');
+
+    // The recovered server takes new writes: a whole purchase of the untouched phone.
+    const lateBuyer = buyers[0] as Account;
+    const late: Ack[] = [];
+    await buy(lateBuyer, afterCrashPhone, true, (a) => late.push(a));
+    expect(late.map((a) => a.kind)).toEqual(['order', 'paid', 'payment']);
+
+    // Payment records have no read call; stop the server and read them from the database.
+    await server.stop();
+    server = undefined;
+    const database = await openDatabase(
+      databaseUrl ? { url: databaseUrl } : { dataDir: path.join(dataDir, 'db') },
+    );
+    try {
+      const allOrders = await database.db.select().from(orders);
+      const allPayments = await database.db.select().from(payments);
+      const allProducts = await database.db.select().from(products);
+      const orderById = new Map(allOrders.map((o) => [o.id, o]));
+      const productById = new Map(allProducts.map((p) => [p.id, p]));
+
+      for (const a of [...acks, ...late]) {
+        if (a.kind !== 'payment') continue;
+        const record = allPayments.find((p) => p.id === a.insertedId);
+        expect(record?.orderId, `acknowledged payment ${a.insertedId}`).toBe(a.orderId);
+      }
+      for (const payment of allPayments) {
+        const order = orderById.get(payment.orderId);
+        expect(order?.status, `order of payment ${payment.id}`).toBe('paid');
+        expect(payment.priceCents).toBe(order?.priceCents);
+        expect(payment.productId).toBe(order?.productId);
+        expect(productById.get(payment.productId)?.status).toBe('sold');
+      }
+      for (const order of allOrders.filter((o) => o.status === 'paid')) {
+        expect(
+          allPayments.filter((p) => p.orderId === order.id),
+          `payments of paid order ${order.id}`,
+        ).toHaveLength(1);
+      }
+      for (const product of allProducts.filter((p) => p.status === 'sold')) {
+        expect(
+          allOrders.filter((o) => o.productId === product.id && o.status === 'paid'),
+          `paid orders of sold phone ${product.id}`,
+        ).toHaveLength(1);
+      }
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('a second server on the same PGlite directory', () => {
+  // PostgreSQL serves many servers by design; PGlite's files belong to one process.
+  it.skipIf(Boolean(inject('postgresUrl')))(
+    'refuses to start while the first one runs, and starts once it was killed',
+    { timeout: 120_000 },
+    async () => {
+      const shared = await mkdtemp(path.join(os.tmpdir(), 'phone-market-lock-'));
+      const first = await startServer({ dataDir: shared });
+      try {
+        await expect(startServer({ dataDir: shared })).rejects.toThrow(/in use by process/);
+        await first.kill();
+        const second = await startServer({ dataDir: shared });
+        await second.stop();
+      } finally {
+        await first.kill();
+        await rm(shared, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -1,0 +1,110 @@
+/**
+ * The real server (`src/server/server.ts`) as a child process on a free port, for tests that
+ * need what `app.inject` cannot give: a process that can be killed, restarted or put under load.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Enough of a stuck server's output to say why it did not start, without keeping it all. */
+const OUTPUT_KEPT = 20_000;
+
+/** A port nobody listens on right now (the server's PORT must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as net.AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+export type ServerProcess = {
+  /** `http://127.0.0.1:PORT`, also the Origin a browser on this page would send. */
+  url: string;
+  child: ChildProcess;
+  /** What the server printed so far (the tail), for failure messages. */
+  output: () => string;
+  /** SIGKILL: no shutdown hooks, no flushing; resolves when the process is gone. */
+  kill: () => Promise<void>;
+  /** SIGTERM: the server closes the app and the database, then exits. */
+  stop: () => Promise<void>;
+};
+
+export type ServerOptions = {
+  /** Uploads, generated secrets and (without `databaseUrl`) the PGlite files live here. */
+  dataDir: string;
+  /** PostgreSQL instead of PGlite. */
+  databaseUrl?: string;
+  /** Reuse a port to restart "the same" server; a free one otherwise. */
+  port?: number;
+  /** Extra variables (they win over the defaults). */
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+};
+
+/** Starts the server and resolves once `GET /api/health` answers 200 (database open, migrated). */
+export async function startServer(options: ServerOptions): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  // A clean environment: the test runner's NODE_ENV, DATABASE_URL or Stripe keys must not leak in.
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    TMPDIR: process.env.TMPDIR ?? '/tmp',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: options.dataDir,
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
+  };
+  // `node --import tsx` rather than `npx tsx`: one process, so a signal reaches the server itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = once(child, 'exit');
+
+  const signalled = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await exited;
+  };
+  const server: ServerProcess = {
+    url,
+    child,
+    output: () => output,
+    kill: () => signalled('SIGKILL'),
+    stop: () => signalled('SIGTERM'),
+  };
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `server exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${output}`,
+      );
+    }
+    const healthy = await fetch(`${url}/api/health`)
+      .then((res) => res.ok)
+      .catch(() => false);
+    if (healthy) return server;
+    await sleep(100);
+  }
+  await server.kill();
+  throw new Error(`server was not healthy within the time allowed:\n${output}`);
+}
