@@ -4,6 +4,8 @@ export type ErrorKind = 'server-error' | 'rate-limited' | 'network' | 'unexpecte
 
 type OperationStats = {
   latencies: number[];
+  /** When each call ended (ms since the epoch), parallel to `latencies`. */
+  endedAt: number[];
   outcomes: Map<string, number>;
 };
 
@@ -15,6 +17,8 @@ export type OperationSummary = {
   p95: number;
   p99: number;
   max: number;
+  /** p95 of the calls that ended after the ramp (every buyer signed up and browsing). */
+  p95AfterRamp: number;
 };
 
 export type ErrorSummary = { kind: ErrorKind; key: string; count: number; samples: string[] };
@@ -32,10 +36,11 @@ export class SoakStats {
   record(operation: string, latencyMs: number, outcome: string): void {
     let stats = this.operations.get(operation);
     if (!stats) {
-      stats = { latencies: [], outcomes: new Map() };
+      stats = { latencies: [], endedAt: [], outcomes: new Map() };
       this.operations.set(operation, stats);
     }
     stats.latencies.push(latencyMs);
+    stats.endedAt.push(Date.now());
     stats.outcomes.set(outcome, (stats.outcomes.get(outcome) ?? 0) + 1);
   }
 
@@ -62,10 +67,13 @@ export class SoakStats {
     return n;
   }
 
-  summary(): { operations: OperationSummary[]; errors: ErrorSummary[] } {
+  summary(rampEnd = 0): { operations: OperationSummary[]; errors: ErrorSummary[] } {
     const operations = [...this.operations.entries()].map(([operation, s]) => {
       const sorted = [...s.latencies].sort((a, b) => a - b);
       const round = (n: number) => Math.round(n * 10) / 10;
+      const afterRamp = s.latencies
+        .filter((_, i) => (s.endedAt[i] ?? 0) >= rampEnd)
+        .sort((a, b) => a - b);
       return {
         operation,
         count: sorted.length,
@@ -74,6 +82,7 @@ export class SoakStats {
         p95: round(percentile(sorted, 95)),
         p99: round(percentile(sorted, 99)),
         max: round(sorted.at(-1) ?? 0),
+        p95AfterRamp: round(percentile(afterRamp, 95)),
       };
     });
     return { operations, errors: [...this.errors.values()].sort((a, b) => b.count - a.count) };

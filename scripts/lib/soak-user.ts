@@ -258,16 +258,29 @@ class SimulatedUser {
     });
     if (!confirmed) return;
     const transactionId = (confirmed.body as { paymentIntent: { id: string } }).paymentIntent.id;
-    const recorded = await http.call('record-payment', '/api/payment', {
-      method: 'POST',
-      token: account.token,
-      json: { transactionId, orderId: order._id },
-      accept: (s, b) => {
-        if (s === 200 && typeof (b as { insertedId?: unknown }).insertedId === 'string')
-          return 'recorded';
-        return s === 409 && messageOf(b).includes('refunded') ? 'refunded' : undefined;
-      },
-    });
+    const record = () =>
+      http.call('record-payment', '/api/payment', {
+        method: 'POST',
+        token: account.token,
+        json: { transactionId, orderId: order._id },
+        accept: (s, b) => {
+          if (s === 200 && typeof (b as { insertedId?: unknown }).insertedId === 'string')
+            return 'recorded';
+          return s === 409 && messageOf(b).includes('refunded') ? 'refunded' : undefined;
+        },
+      });
+    // Now and then the pay button is pressed twice: both answers must name one payment.
+    const doubleClick = !race && Math.random() < 0.1;
+    const [recorded, again] = await Promise.all([record(), doubleClick ? record() : null]);
+    const idOf = (r: typeof recorded) =>
+      (r?.body as { insertedId?: string } | undefined)?.insertedId;
+    if (doubleClick && recorded && again && idOf(recorded) !== idOf(again)) {
+      http.stats.error(
+        'unexpected',
+        'record-payment',
+        `a double submit answered ${recorded.status} ${idOf(recorded)} and ${again.status} ${idOf(again)}`,
+      );
+    }
     if (!recorded) return;
     if (recorded.status === 200) {
       if (race) race.winners++;
