@@ -75,6 +75,8 @@ type Results = {
   startedAt: string;
   database: 'pglite' | 'postgres' | 'external';
   target: string;
+  /** Other work on the machine skews latency: its cores and load average at start and end. */
+  machine: { cpus: number; loadStart: number; loadEnd: number; node: string };
   users: number;
   durationS: number;
   rampS: number;
@@ -99,6 +101,7 @@ function markdown(r: Results): string {
     `# Soak test: ${r.passed ? 'PASSED' : 'FAILED'}`,
     '',
     `- run ${r.runId}, started ${r.startedAt}, database **${r.database}** (${r.target})`,
+    `- machine: ${r.machine.cpus} cores, load average ${r.machine.loadStart} at start and ${r.machine.loadEnd} at end, Node ${r.machine.node}`,
     `- ${r.users} users for ${r.durationS} s, arriving over the first ${r.rampS} s (wall ${r.wallS.toFixed(1)} s); ${fmt(r.stock.listed)} phones listed for it (${r.stock.racePhones} kept for races)`,
     `- **${fmt(r.requests)} requests** (${r.requestsPerS.toFixed(1)}/s), **${r.errors} errors**, **${r.mismatches} mismatches**`,
     `- payments acknowledged to buyers: ${r.ledger.acknowledged} (${money(r.ledger.acknowledgedCents)}); buyers refunded because another bought the phone first: ${r.ledger.refunded} (${r.races.refunded} in deliberate races); races: ${r.races.started} started, ${r.races.contested} contested`,
@@ -106,11 +109,11 @@ function markdown(r: Results): string {
     '',
     '## Operations',
     '',
-    '| operation | count | p50 ms | p95 ms | p99 ms | max ms | p95 after ramp | outcomes |',
+    '| operation | count | p50 ms | p95 ms | p99 ms | max ms | after ramp: p95 / p99 / max | outcomes |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
     ...r.operations.map(
       (o) =>
-        `| ${o.operation} | ${fmt(o.count)} | ${o.p50} | ${o.p95} | ${o.p99} | ${o.max} | ${o.p95AfterRamp} | ${Object.entries(
+        `| ${o.operation} | ${fmt(o.count)} | ${o.p50} | ${o.p95} | ${o.p99} | ${o.max} | ${o.p95AfterRamp} / ${o.p99AfterRamp} / ${o.maxAfterRamp} | ${Object.entries(
           o.outcomes,
         )
           .map(([k, v]) => `${k} ${fmt(v)}`)
@@ -143,6 +146,7 @@ function markdown(r: Results): string {
 
 async function main(): Promise<number> {
   const startedAt = new Date().toISOString();
+  const loadStart = os.loadavg()[0] ?? 0;
   let base: string;
   let database: Results['database'];
   if (args.url) {
@@ -167,14 +171,22 @@ async function main(): Promise<number> {
   console.info(`Listing ${phones + racePhones} phones through the seller API at ${base}…`);
   const setupStats = new SoakStats();
   const setup = new Http(base, setupStats);
-  const stock = await seedStock(setup, runId, { phones, racePhones });
-  const before = await soldBefore(setup);
-  if (setupStats.errorCount > 0) {
+  const setupFailed = () => {
     console.error('Setting up the stock failed:');
     for (const e of setupStats.summary().errors)
       console.error(`  ${e.key} × ${e.count}: ${e.samples[0]}`);
     return 1;
+  };
+  let stock: Awaited<ReturnType<typeof seedStock>>;
+  let before: Set<string>;
+  try {
+    stock = await seedStock(setup, runId, { phones, racePhones });
+    before = await soldBefore(setup);
+  } catch (err) {
+    console.error((err as Error).message);
+    return setupFailed();
   }
+  if (setupStats.errorCount > 0) return setupFailed();
 
   const stats = new SoakStats();
   // A minute before a call counts as failed: sign-ups queue for the password hash under load.
@@ -273,6 +285,12 @@ async function main(): Promise<number> {
       : databaseUrl
         ? databaseUrl.replace(/\/\/[^@/]*@/, '//***@')
         : 'temporary DATA_DIR',
+    machine: {
+      cpus: os.cpus().length,
+      loadStart: Math.round(loadStart * 100) / 100,
+      loadEnd: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+      node: process.version,
+    },
     users,
     durationS,
     rampS,

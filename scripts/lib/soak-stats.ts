@@ -17,8 +17,10 @@ export type OperationSummary = {
   p95: number;
   p99: number;
   max: number;
-  /** p95 of the calls that ended after the ramp (every buyer signed up and browsing). */
+  /** Of the calls that ended after the ramp (every buyer arrived): sign-up bursts left out. */
   p95AfterRamp: number;
+  p99AfterRamp: number;
+  maxAfterRamp: number;
 };
 
 export type ErrorSummary = { kind: ErrorKind; key: string; count: number; samples: string[] };
@@ -83,6 +85,8 @@ export class SoakStats {
         p99: round(percentile(sorted, 99)),
         max: round(sorted.at(-1) ?? 0),
         p95AfterRamp: round(percentile(afterRamp, 95)),
+        p99AfterRamp: round(percentile(afterRamp, 99)),
+        maxAfterRamp: round(afterRamp.at(-1) ?? 0),
       };
     });
     return { operations, errors: [...this.errors.values()].sort((a, b) => b.count - a.count) };
