@@ -1,0 +1,143 @@
+/**
+ * The soak test's HTTP client: every call is timed and classified. A 5xx, a 429, a network
+ * failure or a status the caller did not expect is an error; anything else is an outcome
+ * (expected business answers such as 'Already Booked' included).
+ */
+import type { SoakStats } from './soak-stats';
+
+export type Reply = { status: number; body: unknown; headers: Headers };
+/** Names the outcome of an expected answer, or undefined when the answer is unexpected. */
+export type Accept = (status: number, body: unknown) => string | undefined;
+
+export type CallOptions = {
+  method?: 'GET' | 'POST' | 'DELETE';
+  token?: string;
+  cookie?: string;
+  /** Browsers send Origin; the identity routes refuse POSTs without it. */
+  origin?: boolean;
+  json?: unknown;
+  form?: FormData;
+  accept: Accept;
+};
+
+export const messageOf = (body: unknown): string =>
+  typeof body === 'object' && body !== null && 'message' in body
+    ? String((body as { message: unknown }).message)
+    : '';
+
+export const okOnly: Accept = (status) => (status === 200 ? 'ok' : undefined);
+
+export class Http {
+  constructor(
+    readonly base: string,
+    readonly stats: SoakStats,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  async call(operation: string, path: string, options: CallOptions): Promise<Reply | null> {
+    const headers: Record<string, string> = {};
+    if (options.token) headers.authorization = `bearer ${options.token}`;
+    if (options.cookie) headers.cookie = options.cookie;
+    if (options.origin) headers.origin = new URL(this.base).origin;
+    let body: string | FormData | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      body = options.form;
+    }
+    const started = performance.now();
+    let status: number;
+    let text: string;
+    let responseHeaders: Headers;
+    try {
+      const response = await fetch(new URL(path, this.base), {
+        method: options.method ?? 'GET',
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      status = response.status;
+      responseHeaders = response.headers;
+      text = await response.text();
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      const detail = `${(err as Error).name}: ${(err as Error).message}${cause ? ` (${cause})` : ''}`;
+      this.stats.record(operation, performance.now() - started, 'network-error');
+      this.stats.error('network', operation, detail);
+      return null;
+    }
+    const elapsed = performance.now() - started;
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: keep the text for the report.
+    }
+    if (status >= 500) {
+      this.stats.record(operation, elapsed, String(status));
+      this.stats.error('server-error', operation, `${status} ${text}`, status);
+      return null;
+    }
+    if (status === 429) {
+      this.stats.record(operation, elapsed, '429');
+      this.stats.error('rate-limited', operation, text, status);
+      return null;
+    }
+    const outcome = options.accept(status, parsed);
+    if (!outcome) {
+      this.stats.record(operation, elapsed, String(status));
+      this.stats.error('unexpected', operation, `${status} ${text}`, status);
+      return null;
+    }
+    this.stats.record(operation, elapsed, outcome);
+    return { status, body: parsed, headers: responseHeaders };
+  }
+}
+
+export const PASSWORD = 'Soak-Test-Phone1!';
+
+export type Account = { email: string; name: string; token: string };
+
+/** Signs up, saves the user record and gets an access token, the way the client does. */
+export async function createAccount(
+  http: Http,
+  email: string,
+  name: string,
+  type: 'user' | 'seller',
+): Promise<Account | null> {
+  const signUp = await http.call('sign-up', '/api/auth/sign-up/email', {
+    method: 'POST',
+    origin: true,
+    json: { email, name, password: PASSWORD },
+    accept: okOnly,
+  });
+  if (!signUp) return null;
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const saved = await http.call('save-user', '/api/users', {
+    method: 'POST',
+    cookie,
+    json: { email, name, type },
+    accept: okOnly,
+  });
+  if (!saved) return null;
+  const token = await http.call('token', `/api/jwt?email=${encodeURIComponent(email)}`, {
+    cookie,
+    accept: (status, body) =>
+      status === 200 && typeof (body as { accessToken?: unknown }).accessToken === 'string'
+        ? 'ok'
+        : undefined,
+  });
+  if (!token) return null;
+  return { email, name, token: (token.body as { accessToken: string }).accessToken };
+}
+
+/** The next page's path from a `Link: <...>; rel="next"` header, if any. */
+export function nextPageOf(reply: Reply): string | null {
+  const link = reply.headers.get('link');
+  const match = link?.match(/<([^>]+)>;\s*rel="next"/);
+  return match?.[1] ?? null;
+}
