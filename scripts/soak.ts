@@ -56,7 +56,7 @@ let server: ServerProcess | null = null;
 let dataDir: string | null = null;
 
 async function cleanUp() {
-  server?.kill();
+  await server?.kill();
   if (dataDir && !args['keep-data']) await rm(dataDir, { recursive: true, force: true });
 }
 process.on('exit', () => server?.kill());
@@ -157,10 +157,10 @@ async function main(): Promise<number> {
     database = databaseUrl ? 'postgres' : 'pglite';
     console.info(`Starting the server (${database}, data in ${dataDir})…`);
     server = await startServer({
-      DATA_DIR: dataDir,
-      SEED_DEMO: '1',
-      LOG_LEVEL: 'warn',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      dataDir,
+      databaseUrl,
+      env: { SEED_DEMO: '1' },
+      startTimeoutMs: 120_000,
     });
     base = server.url;
   }
@@ -231,13 +231,14 @@ async function main(): Promise<number> {
     serverStop = code === 0 ? 'graceful (SIGTERM, exit 0)' : `exit code ${code}`;
     const errorLines = server
       .output()
+      .split('\n')
       .filter((l) => /"level":(50|60)/.test(l) || /^(Error|TypeError|Unhandled)/.test(l));
     for (const line of errorLines) stats.error('server-error', 'server log', line);
     if (code !== 0) {
       stats.error(
         'server-error',
         'server stop',
-        `exit code ${code}: ${server.output().slice(-10).join(' | ')}`,
+        `exit code ${code}: ${server.output().split('\n').slice(-10).join(' | ')}`,
       );
     }
   }
@@ -330,7 +331,7 @@ main()
   })
   .catch(async (err) => {
     console.error(err);
-    if (server) console.error(server.output().slice(-20).join('\n'));
+    if (server) console.error(server.output().split('\n').slice(-20).join('\n'));
     await cleanUp();
     process.exit(1);
   });

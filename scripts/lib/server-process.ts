@@ -1,88 +1,115 @@
-/** Runs the real server as a child process on a free port, for scripts that drive it over HTTP. */
+/**
+ * The real server (`src/server/server.ts`) as a child process on a free port, for what
+ * `app.inject` cannot give: a process that can be killed, restarted or put under load (the
+ * crash-safety test, `npm run soak`).
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { once } from 'node:events';
+import net from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The output's tail: enough to say why a server failed, and all of a run at LOG_LEVEL=warn. */
+const OUTPUT_KEPT = 1_000_000;
 
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
+/** A port nobody listens on right now (the server's PORT must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as net.AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
 }
 
 export type ServerProcess = {
+  /** `http://127.0.0.1:PORT`, also the Origin a browser on this page would send. */
   url: string;
-  /** What the server printed (stdout and stderr), newest last, at most ~2,000 lines. */
-  output: () => string[];
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code (null when killed). */
-  stop: (graceMs?: number) => Promise<number | null>;
-  /** Kills at once; for process exit paths that cannot wait. */
-  kill: () => void;
+  child: ChildProcess;
+  /** What the server printed so far (the tail), for failure messages. */
+  output: () => string;
+  /** SIGKILL: no shutdown hooks, no flushing; resolves when the process is gone. */
+  kill: () => Promise<void>;
+  /** SIGTERM: the server closes the app and the database, then exits; resolves its exit code. */
+  stop: () => Promise<number | null>;
 };
 
-/** Starts `src/server/server.ts` with `env` on top of ours and waits until /api/health answers. */
-export async function startServer(
-  env: Record<string, string>,
-  { startTimeoutMs = 120_000 } = {},
-): Promise<ServerProcess> {
-  const host = '127.0.0.1';
-  const port = await freePort(host);
-  const url = `http://${host}:${port}`;
-  // `node --import tsx` keeps the server in this one child, so SIGTERM reaches it directly.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+export type ServerOptions = {
+  /** Uploads, generated secrets and (without `databaseUrl`) the PGlite files live here. */
+  dataDir: string;
+  /** PostgreSQL instead of PGlite. */
+  databaseUrl?: string;
+  /** Reuse a port to restart "the same" server; a free one otherwise. */
+  port?: number;
+  /** Extra variables (they win over the defaults). */
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+};
+
+/** Starts the server and resolves once `GET /api/health` answers 200 (database open, migrated). */
+export async function startServer(options: ServerOptions): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  // A clean environment: the test runner's NODE_ENV, DATABASE_URL or Stripe keys must not leak in.
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    TMPDIR: process.env.TMPDIR ?? '/tmp',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: options.dataDir,
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
+  };
+  // `node --import tsx` rather than `npx tsx`: one process, so a signal reaches the server itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', HOST: host, PORT: String(port), ...env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const lines: string[] = [];
+  let output = '';
   const keep = (chunk: Buffer) => {
-    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    if (lines.length > 2_000) lines.splice(0, lines.length - 2_000);
+    output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let running = true;
-  void exited.then(() => {
-    running = false;
-  });
+  const exited = once(child, 'exit');
 
-  const deadline = Date.now() + startTimeoutMs;
-  for (;;) {
-    if (!running) {
-      throw new Error(`The server exited while starting:\n${lines.slice(-40).join('\n')}`);
+  const signalled = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill(signal);
+      await exited;
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`The server did not answer within ${startTimeoutMs} ms`);
-    }
-    const healthy = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) })
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (healthy) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-
-  return {
-    url,
-    output: () => [...lines],
-    kill: () => {
-      if (running) child.kill('SIGKILL');
-    },
-    stop: async (graceMs = 30_000) => {
-      if (!running) return exited;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
+    return child.exitCode;
   };
+  const server: ServerProcess = {
+    url,
+    child,
+    output: () => output,
+    kill: async () => {
+      await signalled('SIGKILL');
+    },
+    stop: () => signalled('SIGTERM'),
+  };
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `server exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${output}`,
+      );
+    }
+    const healthy = await fetch(`${url}/api/health`)
+      .then((res) => res.ok)
+      .catch(() => false);
+    if (healthy) return server;
+    await sleep(100);
+  }
+  await server.kill();
+  throw new Error(`server was not healthy within the time allowed:\n${output}`);
 }

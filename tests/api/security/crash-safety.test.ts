@@ -9,11 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ServerProcess, startServer } from '../../../scripts/lib/server-process';
 import { openDatabase } from '../../../src/server/db/client';
 import { orders, payments, products } from '../../../src/server/db/schema';
 import { GOOD_PASSWORD, uniqueEmail } from '../../helpers/accounts';
 import { multipartFile } from '../../helpers/multipart';
-import { type ServerProcess, startServer } from '../../helpers/server-process';
 import { createPostgresDatabase } from '../../helpers/test-app';
 
 const PHONES = 48;
