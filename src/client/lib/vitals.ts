@@ -1,6 +1,6 @@
 /** Reports Core Web Vitals to the server with sendBeacon, so reporting never delays the page. */
 
-import { API_BASE } from '@shared/api';
+import { API_BASE } from '@shared/call-paths';
 import { type Metric, onCLS, onFCP, onINP, onLCP, onTTFB } from 'web-vitals';
 
 function send(metric: Metric): void {
