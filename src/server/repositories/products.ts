@@ -1,11 +1,11 @@
 /** Products and advertised items: queries and the one mapping from rows to the contract's shapes. */
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, eq, lt, type SQL } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import type { AdvertisedItem, Product } from '../../shared/entities';
 import type { Db } from '../db/client';
 import { advertisements, orders, products, users } from '../db/schema';
 import { toDollars } from './money';
-import { cursorOf, type Page, pageOf } from './page';
+import { cursorOf, newestFirst, type Page, pageOf } from './page';
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -63,7 +63,7 @@ async function listProducts(db: Db, filter: SQL, query: PaginationQuery): Promis
     .from(products)
     .innerJoin(users, eq(users.email, products.sellerEmail))
     .where(and(filter, cursor ? lt(products.seq, cursor) : undefined))
-    .orderBy(desc(products.seq))
+    .orderBy(newestFirst(products.seq))
     .limit(query.limit + 1);
   return pageOf(
     rows,
@@ -92,7 +92,7 @@ export async function listAdvertised(
     .where(
       and(eq(products.status, 'available'), cursor ? lt(advertisements.seq, cursor) : undefined),
     )
-    .orderBy(desc(advertisements.seq))
+    .orderBy(newestFirst(advertisements.seq))
     .limit(query.limit + 1);
   return pageOf(
     rows,
