@@ -54,6 +54,14 @@ await step('Lighthouse', async () => {
 
 const postgres = startPostgres();
 if ('skipped' in postgres) notes.push(`PostgreSQL parts skipped: ${postgres.skipped}.`);
+// However the bench ends (an error, Ctrl-C), its PostgreSQL stops and its files go.
+let postgresStopped = false;
+const stopPostgres = () => {
+  if (postgresStopped || !('stop' in postgres)) return;
+  postgresStopped = true;
+  postgres.stop();
+};
+process.once('exit', stopPostgres);
 try {
   const serverUrl = 'url' in postgres ? postgres.url : undefined;
   const loadUrl = serverUrl && (await createDatabase(serverUrl, 'bench_load'));
@@ -61,7 +69,7 @@ try {
   const scaleUrl = serverUrl && (await createDatabase(serverUrl, 'bench_scale'));
   figures.push(...(await step('scale curve', () => benchScaleCurve(scaleUrl || undefined))));
 } finally {
-  if ('stop' in postgres) postgres.stop();
+  stopPostgres();
 }
 
 figures.push(...(await step('image pipeline', benchImages)));
