@@ -25,7 +25,11 @@ export function verdictOf(f: Figure): Verdict {
 }
 
 const round = (n: number) =>
-  Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3);
+  Number.isInteger(n) || Math.abs(n) >= 100
+    ? n.toFixed(0)
+    : Math.abs(n) >= 1
+      ? n.toFixed(2)
+      : n.toFixed(3);
 
 export function formatValue(f: Figure): string {
   return f.value === null ? 'n/a' : `${round(f.value)}${f.unit ? ` ${f.unit}` : ''}`;
