@@ -21,6 +21,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     assetsInlineLimit: 0,
+    // The bench reads it to weigh what each route loads first (bench/budgets.ts).
+    manifest: true,
   },
   server: {
     proxy: { '/api': apiTarget, '/images': apiTarget },

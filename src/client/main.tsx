@@ -27,4 +27,4 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-if (import.meta.env.PROD) reportWebVitals();
+if (import.meta.env.PROD) void reportWebVitals();

@@ -1,9 +1,11 @@
 /**
  * The calls of spec section 7 (plus the product's own health, config and vitals calls):
  * params, query, body and responses of each, under the base path `/api`.
- * The server registers its routes with these schemas; the client parses answers with them.
+ * The server registers its routes with these schemas and checks its answers against them; the
+ * browser takes its paths from call-paths.ts and trusts those checked answers (decision 014).
  */
 import { z } from 'zod';
+import { callPaths } from './call-paths';
 import {
   CONDITION_OPTIONS,
   PAGE_LIMIT_DEFAULT,
@@ -23,7 +25,7 @@ import {
   wishListItemSchema,
 } from './entities';
 
-export const API_BASE = '/api';
+export { API_BASE, apiPath } from './call-paths';
 
 export const errorSchema = z.object({ message: z.string() });
 export type ApiError = z.infer<typeof errorSchema>;
@@ -147,7 +149,7 @@ export type Access = 'public' | 'bearer' | 'identity';
 
 type Call = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  path: string;
+  path: (typeof callPaths)[keyof typeof callPaths];
   access: Access;
   params?: z.ZodType;
   query?: z.ZodType;
@@ -160,90 +162,90 @@ const define = <const T extends Record<string, Call>>(calls: T) => calls;
 export const calls = define({
   adminCheck: {
     method: 'GET',
-    path: '/users/admin/:email',
+    path: callPaths.adminCheck,
     access: 'public',
     params: z.object({ email: emailSchema }),
     response: z.object({ isAdmin: z.boolean() }),
   },
   sellerCheck: {
     method: 'GET',
-    path: '/users/seller/:email',
+    path: callPaths.sellerCheck,
     access: 'public',
     params: z.object({ email: emailSchema }),
     response: z.object({ isSeller: z.boolean() }),
   },
   listBuyers: {
     method: 'GET',
-    path: '/users/buyer',
+    path: callPaths.listBuyers,
     access: 'bearer',
     query: paginationQuerySchema,
     response: z.array(userSchema),
   },
   listSellers: {
     method: 'GET',
-    path: '/users/seller',
+    path: callPaths.listSellers,
     access: 'bearer',
     query: paginationQuerySchema,
     response: z.array(userSchema),
   },
   deleteUser: {
     method: 'DELETE',
-    path: '/users',
+    path: callPaths.deleteUser,
     access: 'bearer',
     query: idQuery,
     response: z.object({ deletedCount: z.number().int() }),
   },
   verifySeller: {
     method: 'PUT',
-    path: '/users/:email',
+    path: callPaths.verifySeller,
     access: 'bearer',
     params: z.object({ email: emailSchema }),
     response: z.object({ modifiedCount: z.number().int() }),
   },
   saveUser: {
     method: 'POST',
-    path: '/users',
+    path: callPaths.saveUser,
     access: 'identity',
     body: z.object({ email: emailSchema, name: text('name', 100), type: userTypeSchema }),
     response: ack,
   },
   getToken: {
     method: 'GET',
-    path: '/jwt',
+    path: callPaths.getToken,
     access: 'identity',
     query: emailQuery,
     response: z.object({ accessToken: z.string() }),
   },
   myProducts: {
     method: 'GET',
-    path: '/products',
+    path: callPaths.myProducts,
     access: 'bearer',
     query: emailQuery.extend(paginationQuerySchema.shape),
     response: z.array(productSchema),
   },
   addProduct: {
     method: 'POST',
-    path: '/products',
+    path: callPaths.addProduct,
     access: 'bearer',
     body: productInputSchema,
     response: z.object({ acknowledged: z.boolean(), insertedId: idSchema }),
   },
   deleteProduct: {
     method: 'DELETE',
-    path: '/products',
+    path: callPaths.deleteProduct,
     access: 'bearer',
     query: idQuery,
     response: z.object({ deletedCount: z.number().int() }),
   },
   listCategories: {
     method: 'GET',
-    path: '/category',
+    path: callPaths.listCategories,
     access: 'public',
     response: z.array(categorySchema),
   },
   categoryProducts: {
     method: 'GET',
-    path: '/category/:id',
+    path: callPaths.categoryProducts,
     access: 'public',
     params: z.object({ id: categoryCodeSchema }),
     query: paginationQuerySchema,
@@ -251,49 +253,49 @@ export const calls = define({
   },
   listAdvertised: {
     method: 'GET',
-    path: '/advertise',
+    path: callPaths.listAdvertised,
     access: 'public',
     query: paginationQuerySchema,
     response: z.array(advertisedItemSchema),
   },
   advertise: {
     method: 'POST',
-    path: '/advertise',
+    path: callPaths.advertise,
     access: 'bearer',
     query: idQuery,
     response: ackWithMessage,
   },
   wishList: {
     method: 'GET',
-    path: '/wishlist',
+    path: callPaths.wishList,
     access: 'bearer',
     query: emailQuery,
     response: z.array(wishListItemSchema),
   },
   addToWishList: {
     method: 'POST',
-    path: '/wishlist',
+    path: callPaths.addToWishList,
     access: 'bearer',
     body: z.object({ productId: idSchema }).loose(),
     response: ackWithMessage,
   },
   removeFromWishList: {
     method: 'DELETE',
-    path: '/wishlist/:id',
+    path: callPaths.removeFromWishList,
     access: 'bearer',
     params: idQuery,
     response: z.object({ deletedCount: z.number().int() }),
   },
   myOrders: {
     method: 'GET',
-    path: '/order',
+    path: callPaths.myOrders,
     access: 'bearer',
     query: emailQuery.extend(paginationQuerySchema.shape),
     response: z.array(orderSchema),
   },
   book: {
     method: 'POST',
-    path: '/order',
+    path: callPaths.book,
     access: 'bearer',
     body: z
       .object({ productId: idSchema, location: text('location'), number: text('number', 40) })
@@ -302,41 +304,41 @@ export const calls = define({
   },
   deleteOrder: {
     method: 'DELETE',
-    path: '/order',
+    path: callPaths.deleteOrder,
     access: 'bearer',
     query: idQuery,
     response: z.object({ deletedCount: z.number().int() }),
   },
   createPaymentIntent: {
     method: 'POST',
-    path: '/create-payment-intent',
+    path: callPaths.createPaymentIntent,
     access: 'bearer',
     body: z.object({ price: dollarsInputSchema, orderId: idSchema }),
     response: z.object({ clientSecret: z.string() }),
   },
   recordPayment: {
     method: 'POST',
-    path: '/payment',
+    path: callPaths.recordPayment,
     access: 'bearer',
     body: z.object({ transactionId: text('transactionId'), orderId: idSchema }).loose(),
     response: z.object({ insertedId: idSchema }),
   },
   paymentOrder: {
     method: 'GET',
-    path: '/payment/:id',
+    path: callPaths.paymentOrder,
     access: 'bearer',
     params: idQuery,
     response: orderSchema,
   },
   uploadImage: {
     method: 'POST',
-    path: '/images',
+    path: callPaths.uploadImage,
     access: 'bearer',
     response: z.object({ success: z.boolean(), data: z.object({ url: z.string() }) }),
   },
   confirmTestPayment: {
     method: 'POST',
-    path: '/test-payments/confirm',
+    path: callPaths.confirmTestPayment,
     access: 'public',
     body: z.object({
       clientSecret: z.string().min(1).max(200),
@@ -359,33 +361,21 @@ export const calls = define({
   },
   health: {
     method: 'GET',
-    path: '/health',
+    path: callPaths.health,
     access: 'public',
     response: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
   },
   config: {
     method: 'GET',
-    path: '/config',
+    path: callPaths.config,
     access: 'public',
     response: clientConfigSchema,
   },
   vitals: {
     method: 'POST',
-    path: '/vitals',
+    path: callPaths.vitals,
     access: 'public',
     body: vitalSchema,
     response: z.null(),
   },
 } as const);
-
-/** Builds the path of a call, e.g. `apiPath('/category/:id', { id: '01' })` → `/api/category/01`. */
-export function apiPath(path: string, params: Record<string, string> = {}): string {
-  return (
-    API_BASE +
-    path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-      const value = params[name];
-      if (value === undefined) throw new Error(`Missing path parameter ${name}`);
-      return encodeURIComponent(value);
-    })
-  );
-}

@@ -24,6 +24,8 @@ beforeAll(async () => {
   await writeFile(path.join(clientDir, 'assets', 'app-abc123.js'), SCRIPT);
   await writeFile(path.join(clientDir, 'assets', 'app-abc123.js.br'), brotliCompressSync(SCRIPT));
   await writeFile(path.join(clientDir, 'assets', 'app-abc123.js.gz'), gzipSync(SCRIPT));
+  await mkdir(path.join(clientDir, '.vite'), { recursive: true });
+  await writeFile(path.join(clientDir, '.vite', 'manifest.json'), '{"secret":"build map"}');
   await mkdir(path.join(root, 'data', 'uploads'), { recursive: true });
   await writeFile(path.join(root, 'data', 'uploads', 'feed-640.webp'), 'webp');
   database = await createTestDatabase();
@@ -66,6 +68,11 @@ describe('serving the built client', () => {
       expect(res.body).toBe(INDEX);
       expect(res.headers['cache-control'], url).toBe('no-cache');
     }
+  });
+
+  it("never serves the build's own dotfiles, such as Vite's manifest", async () => {
+    const res = await app.inject('/.vite/manifest.json');
+    expect(res.body).not.toContain('build map');
   });
 
   it('answers unknown /api paths and missing images with JSON 404, never the page', async () => {

@@ -1,7 +1,12 @@
 import { TOAST_GUTTER_PX } from '@shared/constants';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Toaster } from 'react-hot-toast';
+import { lazy, type ReactNode, Suspense } from 'react';
+
+/**
+ * Loaded after the first paint: no page shows a toast before it is interactive, and toasts
+ * raised earlier wait in react-hot-toast's store until the toaster mounts.
+ */
+const Toaster = lazy(() => import('react-hot-toast').then((m) => ({ default: m.Toaster })));
 
 /** react-hot-toast's defaults are the spec's toast limits (20 at once, 4 s, 2 s for success). */
 export function Providers({
@@ -14,7 +19,9 @@ export function Providers({
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster gutter={TOAST_GUTTER_PX} />
+      <Suspense fallback={null}>
+        <Toaster gutter={TOAST_GUTTER_PX} />
+      </Suspense>
     </QueryClientProvider>
   );
 }

@@ -1,11 +1,11 @@
 /** Which services are live (GET /api/config): Google sign-in, payments, images. */
-import { apiPath, calls } from '@shared/api';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { queryOptions } from '@tanstack/react-query';
-import { apiGet } from './api-client';
+import { type Answer, apiGet } from './api-client';
 
 export const clientConfigQueryOptions = () =>
   queryOptions({
     queryKey: ['config'],
-    queryFn: () => apiGet(apiPath(calls.config.path), calls.config.response),
+    queryFn: () => apiGet<Answer<'config'>>(apiPath(callPaths.config)),
     staleTime: Number.POSITIVE_INFINITY,
   });

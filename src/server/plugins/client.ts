@@ -31,6 +31,8 @@ export default fp(async function client(
       root: opts.clientDir,
       prefix: '/',
       preCompressed: true,
+      // The build's own files (`.vite/manifest.json`, `.build-hash`) are not the site's.
+      dotfiles: 'ignore',
       cacheControl: false,
       index: ['index.html'],
       wildcard: true,

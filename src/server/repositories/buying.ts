@@ -1,11 +1,11 @@
 /** Wish lists and orders: queries and the one mapping from rows to the contract's shapes. */
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import type { Order, WishListItem } from '../../shared/entities';
 import type { Db } from '../db/client';
 import { orders, products, wishListItems } from '../db/schema';
 import { toDollars } from './money';
-import { cursorOf, type Page, pageOf } from './page';
+import { cursorOf, newestFirst, type Page, pageOf } from './page';
 
 export const toOrder = (row: typeof orders.$inferSelect): Order => ({
   _id: row.id,
@@ -27,7 +27,7 @@ export async function listWishList(db: Db, email: string): Promise<WishListItem[
     .from(wishListItems)
     .innerJoin(products, eq(products.id, wishListItems.productId))
     .where(eq(wishListItems.email, email))
-    .orderBy(desc(wishListItems.seq))
+    .orderBy(newestFirst(wishListItems.seq))
     .limit(500);
   return rows.map(({ item, product }) => ({
     _id: item.id,
@@ -50,7 +50,7 @@ export async function listOrders(
     .select()
     .from(orders)
     .where(and(eq(orders.email, email), cursor ? lt(orders.seq, cursor) : undefined))
-    .orderBy(desc(orders.seq))
+    .orderBy(newestFirst(orders.seq))
     .limit(query.limit + 1);
   return pageOf(rows, query, (r) => r.seq, toOrder);
 }

@@ -1,11 +1,11 @@
 /** Product accounts: the one mapping from rows to the contract's User, and the admin lists. */
-import { and, desc, eq, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, ne, or } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import { USER_STATUS_VERIFIED } from '../../shared/constants';
 import type { User } from '../../shared/entities';
 import type { Db } from '../db/client';
 import { authUsers, orders, products, users } from '../db/schema';
-import { cursorOf, type Page, pageOf } from './page';
+import { cursorOf, newestFirst, type Page, pageOf } from './page';
 
 export const toUser = (row: typeof users.$inferSelect): User => ({
   _id: row.id,
@@ -27,7 +27,7 @@ export async function listUsers(
     .select()
     .from(users)
     .where(and(eq(users.type, type), cursor ? lt(users.seq, cursor) : undefined))
-    .orderBy(desc(users.seq))
+    .orderBy(newestFirst(users.seq))
     .limit(query.limit + 1);
   const page = pageOf(rows, query, (r) => r.seq, toUser);
   return { ...page, items: page.items.filter((u) => !adminEmails.has(u.email)) };

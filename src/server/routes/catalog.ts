@@ -7,12 +7,25 @@ import { listAdvertised, listCategoryProducts } from '../repositories/products';
 import { setNextLink } from './next-link';
 
 const catalog: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * The brands are reference data that only a migration changes (decision 004), and migrations
+   * run before the server listens: read them once per process, not once per request.
+   */
+  let brands: Promise<{ _id: string; name: string; categoryId: '01' }[]> | undefined;
+  const readBrands = async () => {
+    const rows = await app.db.select().from(categories).orderBy(asc(categories.categoryId));
+    return rows.map((c) => ({ _id: c.id, name: c.name, categoryId: c.categoryId as '01' }));
+  };
+
   app.get(
     calls.listCategories.path,
     { schema: { tags: ['catalog'], response: { 200: calls.listCategories.response } } },
-    async () => {
-      const rows = await app.db.select().from(categories).orderBy(asc(categories.categoryId));
-      return rows.map((c) => ({ _id: c.id, name: c.name, categoryId: c.categoryId as '01' }));
+    () => {
+      brands ??= readBrands().catch((err) => {
+        brands = undefined; // a failed read is tried again by the next request
+        throw err;
+      });
+      return brands;
     },
   );
 

@@ -1,7 +1,7 @@
 /**
  * Hostile photos: each is refused with a message a seller can act on, and nothing is stored.
  * A real photo carrying extra bytes (a script after the JPEG's end, as phones append motion
- * clips) is kept, but only its pixels survive re-encoding (decision 012).
+ * clips) is kept, but only its pixels survive re-encoding (decision 012, security proofs).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -21,7 +21,9 @@ export function RootLayout({ children }: { children?: React.ReactNode }) {
           aria-hidden="true"
         />
       )}
-      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:py-8">
+      {/* At least a screen tall: the footer starts below the fold, so a page that loads in
+          above it never shifts it (CLS). */}
+      <main id="main" className="mx-auto min-h-svh w-full max-w-6xl flex-1 px-4 py-6 sm:py-8">
         {children ?? <Outlet />}
       </main>
       <Footer />

@@ -1,20 +1,20 @@
 /** Role checks keyed by the signed-in user's e-mail (spec section 6). */
-import { apiGet } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, apiGet } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 export const adminCheckQueryOptions = (email: string) =>
   queryOptions({
     queryKey: ['users', 'admin', email],
     enabled: email !== '',
-    queryFn: () => apiGet(apiPath(calls.adminCheck.path, { email }), calls.adminCheck.response),
+    queryFn: () => apiGet<Answer<'adminCheck'>>(apiPath(callPaths.adminCheck, { email })),
   });
 
 export const sellerCheckQueryOptions = (email: string) =>
   queryOptions({
     queryKey: ['users', 'seller', email],
     enabled: email !== '',
-    queryFn: () => apiGet(apiPath(calls.sellerCheck.path, { email }), calls.sellerCheck.response),
+    queryFn: () => apiGet<Answer<'sellerCheck'>>(apiPath(callPaths.sellerCheck, { email })),
   });
 
 export type Role = 'admin' | 'seller' | 'buyer';

@@ -4,9 +4,10 @@
  * storage under 'accessToken', renews it 5 minutes before it expires, retrying with backoff
  * from 30 s up to 16 minutes.
  */
-import { apiPath, calls } from '@shared/api';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { ACCESS_TOKEN_STORAGE_KEY } from '@shared/constants';
 import type { IdentityUser } from '@shared/entities';
+import type { Answer } from '../api-client';
 import { type IdentityAccount, identityClient } from './identity-client';
 
 export type AuthState = { loading: boolean; user: IdentityUser | null };
@@ -47,10 +48,10 @@ function expiryOf(token: string): number | null {
 }
 
 async function fetchToken(email: string): Promise<string> {
-  const url = `${apiPath(calls.getToken.path)}?email=${encodeURIComponent(email)}`;
+  const url = `${apiPath(callPaths.getToken)}?email=${encodeURIComponent(email)}`;
   const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) throw new Error(`Token request failed with status code ${response.status}`);
-  const { accessToken } = calls.getToken.response.parse(await response.json());
+  const { accessToken } = (await response.json()) as Answer<'getToken'>;
   localStorage.setItem(ACCESS_TOKEN_STORAGE_KEY, accessToken);
   scheduleRenewal(email, accessToken);
   return accessToken;
@@ -77,14 +78,14 @@ function clearToken(): void {
 }
 
 async function saveUserRecord(user: IdentityUser, type: AccountType): Promise<void> {
-  const response = await fetch(apiPath(calls.saveUser.path), {
+  const response = await fetch(apiPath(callPaths.saveUser), {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: user.email, name: user.displayName ?? user.email, type }),
   });
   if (!response.ok) throw new Error(`Saving the user failed with status code ${response.status}`);
-  const { acknowledged } = calls.saveUser.response.parse(await response.json());
+  const { acknowledged } = (await response.json()) as Answer<'saveUser'>;
   if (!acknowledged) throw new Error('The user record was not saved');
 }
 

@@ -1,32 +1,30 @@
-import { apiRequest } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, apiRequest } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
 export type AccountKind = 'seller' | 'buyer';
 
 /** All sellers or all buyers, newest first, a page at a time (following the Link header). */
 export const accountsQueryOptions = (kind: AccountKind) => {
-  const call = kind === 'seller' ? calls.listSellers : calls.listBuyers;
   return infiniteQueryOptions({
     queryKey: ['users', kind],
-    queryFn: ({ pageParam }) => apiRequest(pageParam, call.response),
-    initialPageParam: apiPath(call.path),
+    queryFn: ({ pageParam }) => apiRequest<Answer<'listSellers' | 'listBuyers'>>(pageParam),
+    initialPageParam: apiPath(kind === 'seller' ? callPaths.listSellers : callPaths.listBuyers),
     getNextPageParam: (last) => last.next ?? undefined,
   });
 };
 
 export const verifySeller = async (email: string) =>
   (
-    await apiRequest(apiPath(calls.verifySeller.path, { email }), calls.verifySeller.response, {
+    await apiRequest<Answer<'verifySeller'>>(apiPath(callPaths.verifySeller, { email }), {
       method: 'PUT',
     })
   ).data;
 
 export const deleteAccount = async (id: string) =>
   (
-    await apiRequest(
-      `${apiPath(calls.deleteUser.path)}?id=${encodeURIComponent(id)}`,
-      calls.deleteUser.response,
+    await apiRequest<Answer<'deleteUser'>>(
+      `${apiPath(callPaths.deleteUser)}?id=${encodeURIComponent(id)}`,
       {
         method: 'DELETE',
       },

@@ -1,22 +1,20 @@
-import { apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, apiGet, apiRequest } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { queryOptions } from '@tanstack/react-query';
 
 export const myOrdersQueryOptions = (email: string) =>
   queryOptions({
     queryKey: ['orders', email],
     queryFn: () =>
-      apiGet(
-        `${apiPath(calls.myOrders.path)}?email=${encodeURIComponent(email)}&limit=100`,
-        calls.myOrders.response,
+      apiGet<Answer<'myOrders'>>(
+        `${apiPath(callPaths.myOrders)}?email=${encodeURIComponent(email)}&limit=100`,
       ),
   });
 
 export const deleteOrder = async (id: string) =>
   (
-    await apiRequest(
-      `${apiPath(calls.deleteOrder.path)}?id=${encodeURIComponent(id)}`,
-      calls.deleteOrder.response,
+    await apiRequest<Answer<'deleteOrder'>>(
+      `${apiPath(callPaths.deleteOrder)}?id=${encodeURIComponent(id)}`,
       {
         method: 'DELETE',
       },

@@ -1,22 +1,19 @@
-import { apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, apiGet, apiRequest } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { queryOptions } from '@tanstack/react-query';
 
 export const wishListQueryOptions = (email: string) =>
   queryOptions({
     queryKey: ['wishlist', email],
     queryFn: () =>
-      apiGet(
-        `${apiPath(calls.wishList.path)}?email=${encodeURIComponent(email)}`,
-        calls.wishList.response,
+      apiGet<Answer<'wishList'>>(
+        `${apiPath(callPaths.wishList)}?email=${encodeURIComponent(email)}`,
       ),
   });
 
 export const removeFromWishList = async (id: string) =>
   (
-    await apiRequest(
-      apiPath(calls.removeFromWishList.path, { id }),
-      calls.removeFromWishList.response,
-      { method: 'DELETE' },
-    )
+    await apiRequest<Answer<'removeFromWishList'>>(apiPath(callPaths.removeFromWishList, { id }), {
+      method: 'DELETE',
+    })
   ).data;

@@ -1,9 +1,9 @@
-import { apiRequest } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, apiRequest } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 
 export const addToWishList = async (productId: string) =>
   (
-    await apiRequest(apiPath(calls.addToWishList.path), calls.addToWishList.response, {
+    await apiRequest<Answer<'addToWishList'>>(apiPath(callPaths.addToWishList), {
       method: 'POST',
       body: { productId },
     })
@@ -15,7 +15,7 @@ export const bookProduct = async (booking: {
   number: string;
 }) =>
   (
-    await apiRequest(apiPath(calls.book.path), calls.book.response, {
+    await apiRequest<Answer<'book'>>(apiPath(callPaths.book), {
       method: 'POST',
       body: booking,
     })

@@ -1,16 +1,15 @@
-import { apiRequest } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, apiRequest } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { infiniteQueryOptions, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 
 /** Pages follow the server's `Link: rel="next"` URL. */
-export const getCategoryProducts = (url: string) =>
-  apiRequest(url, calls.categoryProducts.response);
+export const getCategoryProducts = (url: string) => apiRequest<Answer<'categoryProducts'>>(url);
 
 export const categoryProductsQueryOptions = (categoryId: string) =>
   infiniteQueryOptions({
     queryKey: ['category', categoryId, 'products'],
     queryFn: ({ pageParam }) => getCategoryProducts(pageParam),
-    initialPageParam: apiPath(calls.categoryProducts.path, { id: categoryId }),
+    initialPageParam: apiPath(callPaths.categoryProducts, { id: categoryId }),
     getNextPageParam: (last) => last.next ?? undefined,
   });
 

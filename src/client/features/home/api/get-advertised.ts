@@ -1,9 +1,9 @@
-import { apiGet } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, apiGet } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
 
 export const getAdvertised = () =>
-  apiGet(apiPath(calls.listAdvertised.path), calls.listAdvertised.response);
+  apiGet<Answer<'listAdvertised'>>(apiPath(callPaths.listAdvertised));
 
 export const advertisedQueryOptions = () =>
   queryOptions({ queryKey: ['advertise'], queryFn: getAdvertised });

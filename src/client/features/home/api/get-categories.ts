@@ -1,9 +1,9 @@
-import { apiGet } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, apiGet } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
 
 export const getCategories = () =>
-  apiGet(apiPath(calls.listCategories.path), calls.listCategories.response);
+  apiGet<Answer<'listCategories'>>(apiPath(callPaths.listCategories));
 
 export const categoriesQueryOptions = () =>
   queryOptions({

@@ -1,17 +1,16 @@
-import { ApiError, apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, ApiError, apiGet, apiRequest } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { queryOptions } from '@tanstack/react-query';
 
 export const paymentOrderQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: ['payment', orderId],
-    queryFn: () =>
-      apiGet(apiPath(calls.paymentOrder.path, { id: orderId }), calls.paymentOrder.response),
+    queryFn: () => apiGet<Answer<'paymentOrder'>>(apiPath(callPaths.paymentOrder, { id: orderId })),
   });
 
 export const createPaymentIntent = async (orderId: string, price: number) =>
   (
-    await apiRequest(apiPath(calls.createPaymentIntent.path), calls.createPaymentIntent.response, {
+    await apiRequest<Answer<'createPaymentIntent'>>(apiPath(callPaths.createPaymentIntent), {
       method: 'POST',
       body: { orderId, price },
     })
@@ -19,7 +18,7 @@ export const createPaymentIntent = async (orderId: string, price: number) =>
 
 export const recordPayment = async (transactionId: string, orderId: string) =>
   (
-    await apiRequest(apiPath(calls.recordPayment.path), calls.recordPayment.response, {
+    await apiRequest<Answer<'recordPayment'>>(apiPath(callPaths.recordPayment), {
       method: 'POST',
       body: { transactionId, orderId },
     })
@@ -33,7 +32,7 @@ export async function confirmTestPayment(
   card: TestCard,
   billingDetails: { name: string; email: string },
 ): Promise<{ id: string; status: string }> {
-  const response = await fetch(apiPath(calls.confirmTestPayment.path), {
+  const response = await fetch(apiPath(callPaths.confirmTestPayment), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ clientSecret, card, billingDetails }),
@@ -46,5 +45,5 @@ export async function confirmTestPayment(
       response.status,
       body?.error?.message ?? body?.message ?? 'The payment failed.',
     );
-  return calls.confirmTestPayment.response.parse(body).paymentIntent;
+  return (body as Answer<'confirmTestPayment'>).paymentIntent;
 }

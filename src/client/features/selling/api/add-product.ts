@@ -1,9 +1,10 @@
-import { apiRequest } from '@client/lib/api-client';
-import { apiPath, calls, type ProductInput } from '@shared/api';
+import { type Answer, apiRequest } from '@client/lib/api-client';
+import type { ProductInput } from '@shared/api';
+import { apiPath, callPaths } from '@shared/call-paths';
 
 export const addProduct = async (product: ProductInput) =>
   (
-    await apiRequest(apiPath(calls.addProduct.path), calls.addProduct.response, {
+    await apiRequest<Answer<'addProduct'>>(apiPath(callPaths.addProduct), {
       method: 'POST',
       body: product,
     })

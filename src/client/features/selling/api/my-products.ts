@@ -1,22 +1,20 @@
-import { apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, calls } from '@shared/api';
+import { type Answer, apiGet, apiRequest } from '@client/lib/api-client';
+import { apiPath, callPaths } from '@shared/call-paths';
 import { queryOptions } from '@tanstack/react-query';
 
 export const myProductsQueryOptions = (email: string) =>
   queryOptions({
     queryKey: ['products', email],
     queryFn: () =>
-      apiGet(
-        `${apiPath(calls.myProducts.path)}?email=${encodeURIComponent(email)}&limit=100`,
-        calls.myProducts.response,
+      apiGet<Answer<'myProducts'>>(
+        `${apiPath(callPaths.myProducts)}?email=${encodeURIComponent(email)}&limit=100`,
       ),
   });
 
 export const deleteProduct = async (id: string) =>
   (
-    await apiRequest(
-      `${apiPath(calls.deleteProduct.path)}?id=${encodeURIComponent(id)}`,
-      calls.deleteProduct.response,
+    await apiRequest<Answer<'deleteProduct'>>(
+      `${apiPath(callPaths.deleteProduct)}?id=${encodeURIComponent(id)}`,
       {
         method: 'DELETE',
       },
@@ -25,9 +23,8 @@ export const deleteProduct = async (id: string) =>
 
 export const advertiseProduct = async (id: string) =>
   (
-    await apiRequest(
-      `${apiPath(calls.advertise.path)}?id=${encodeURIComponent(id)}`,
-      calls.advertise.response,
+    await apiRequest<Answer<'advertise'>>(
+      `${apiPath(callPaths.advertise)}?id=${encodeURIComponent(id)}`,
       {
         method: 'POST',
       },

@@ -1,0 +1,126 @@
+/**
+ * API under load: the three public reads on a catalog of 100,000 products, against the real
+ * server, and the same bytes from a bare `node:http` server as this machine's ceiling.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { openDatabase } from '../src/server/db/client';
+import { freePort, spawnOwned, startAppServer, stopChild, waitForHttp } from './lib/app-server';
+import type { Canned } from './lib/bare-server';
+import { type LoadResult, runLoad } from './lib/load';
+import type { Figure } from './lib/report';
+import { seedScale } from './scale-seed';
+
+export const LOAD_PRODUCTS = 100_000;
+export const ENDPOINTS = ['/api/category/01', '/api/advertise', '/api/category'] as const;
+const LOAD = { connections: 10, duration: 8 };
+const SECTION = 'API under load (100,000 products)';
+
+type Endpoint = (typeof ENDPOINTS)[number];
+type Measured = Record<Endpoint, LoadResult>;
+
+/** Measures the bare ceiling for the bytes the app answers at `origin`. */
+async function measureCeiling(origin: string): Promise<Measured> {
+  const canned: Canned = {};
+  for (const endpoint of ENDPOINTS) {
+    const res = await fetch(`${origin}${endpoint}`);
+    canned[endpoint] = {
+      contentType: res.headers.get('content-type') ?? 'application/json',
+      body: Buffer.from(await res.arrayBuffer()).toString('base64'),
+    };
+  }
+  const dir = mkdtempSync('/tmp/phone-market-bench-bare.');
+  const file = path.join(dir, 'canned.json');
+  writeFileSync(file, JSON.stringify(canned));
+  const port = await freePort();
+  const child: ChildProcess = spawnOwned(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'lib/bare-server.ts'), file, String(port)],
+    { stdio: 'ignore' },
+  );
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}${ENDPOINTS[2]}`);
+    return await measureEndpoints(`http://127.0.0.1:${port}`);
+  } finally {
+    await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measureEndpoints(origin: string): Promise<Measured> {
+  const out: Partial<Measured> = {};
+  for (const endpoint of ENDPOINTS) {
+    // A short warm-up first: JIT, connection pools, PostgreSQL's buffer cache.
+    await runLoad({ url: `${origin}${endpoint}`, connections: LOAD.connections, duration: 2 });
+    out[endpoint] = await runLoad({ url: `${origin}${endpoint}`, ...LOAD });
+  }
+  return out as Measured;
+}
+
+/** Seeds a fresh database of the kind given and measures the app on it. */
+async function measureApp(kind: 'PGlite' | 'PostgreSQL', databaseUrl?: string) {
+  const dataDir = mkdtempSync('/tmp/phone-market-bench-load.');
+  try {
+    const database = await openDatabase(
+      databaseUrl ? { url: databaseUrl } : { dataDir: `${dataDir}/db` },
+    );
+    await seedScale(database.db, LOAD_PRODUCTS);
+    await database.close();
+    const server = await startAppServer({
+      DATA_DIR: dataDir,
+      SEED_DEMO: '0',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    });
+    try {
+      const app = await measureEndpoints(server.origin);
+      const ceiling = await measureCeiling(server.origin);
+      return { kind, app, ceiling };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function figuresOf(run: Awaited<ReturnType<typeof measureApp>>): Figure[] {
+  const figures: Figure[] = [];
+  for (const endpoint of ENDPOINTS) {
+    const app = run.app[endpoint];
+    const bare = run.ceiling[endpoint];
+    const label = `${run.kind} GET ${endpoint}`;
+    figures.push(
+      { section: SECTION, name: `${label} req/s`, value: app.requestsPerSecond, unit: 'req/s' },
+      { section: SECTION, name: `${label} p50`, value: app.p50, unit: 'ms' },
+      { section: SECTION, name: `${label} p99`, value: app.p99, unit: 'ms' },
+      {
+        section: SECTION,
+        name: `${label} share of bare ceiling`,
+        value: (app.requestsPerSecond / bare.requestsPerSecond) * 100,
+        unit: '%',
+        // The target is set for PostgreSQL, the production database; PGlite is for context.
+        ...(run.kind === 'PostgreSQL' ? { target: { op: '>=' as const, value: 50 } } : {}),
+        note: `bare node:http ${bare.requestsPerSecond.toFixed(0)} req/s, p50 ${bare.p50} ms`,
+      },
+    );
+  }
+  return figures;
+}
+
+export async function benchApiLoad(postgresUrl: string | undefined): Promise<Figure[]> {
+  const figures = figuresOf(await measureApp('PGlite'));
+  if (postgresUrl) figures.push(...figuresOf(await measureApp('PostgreSQL', postgresUrl)));
+  else
+    figures.push(
+      ...ENDPOINTS.map((e) => ({
+        section: SECTION,
+        name: `PostgreSQL GET ${e} share of bare ceiling`,
+        value: null,
+        unit: '%',
+        target: { op: '>=' as const, value: 50 },
+        note: 'skipped: no PostgreSQL',
+      })),
+    );
+  return figures;
+}

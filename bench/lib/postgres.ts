@@ -1,0 +1,77 @@
+/**
+ * A throwaway PostgreSQL for the bench, the way `.ci/run` starts one: a fresh data directory
+ * under /tmp on loopback. PostgreSQL refuses to run as root, so root runs it as `postgres`.
+ */
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+export type Postgres = { url: string; stop: () => void };
+
+const PORT = Number(process.env.BENCH_PG_PORT ?? 55440);
+
+function findBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(a) - Number(b));
+  const latest = versions.at(-1);
+  return latest ? path.join(root, latest, 'bin') : undefined;
+}
+
+/** Starts PostgreSQL, or answers why it cannot (the bench then skips the PostgreSQL parts). */
+export function startPostgres(): Postgres | { skipped: string } {
+  const bin = findBin();
+  if (!bin) return { skipped: 'no PostgreSQL binaries under /usr/lib/postgresql' };
+  const isRoot = process.getuid?.() === 0;
+  const dir = mkdtempSync('/tmp/phone-market-bench-pg.');
+  const run = (cmd: string, args: string[]) =>
+    isRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], {
+          stdio: 'pipe',
+        })
+      : execFileSync(path.join(bin, cmd), args, { stdio: 'pipe' });
+  try {
+    if (isRoot) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
+    run('initdb', ['-D', `${dir}/db`, '-U', 'postgres', '-A', 'trust', '--no-sync']);
+    // Durability off: a throwaway database measuring reads, seeded with a million rows.
+    const options = `-p ${PORT} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB`;
+    run('pg_ctl', ['-D', `${dir}/db`, '-l', `${dir}/log`, '-w', '-o', options, 'start']);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    return { skipped: `PostgreSQL did not start: ${(err as Error).message.split('\n')[0]}` };
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${PORT}/postgres`,
+    stop: () => {
+      try {
+        run('pg_ctl', ['-D', `${dir}/db`, '-m', 'fast', 'stop']);
+      } catch {
+        // Already stopped: nothing to do but remove its files.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const idOf = (flag: '-u' | '-g', name: string) =>
+  Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim());
+const uidOf = (name: string) => idOf('-u', name);
+const gidOf = (name: string) => idOf('-g', name);
+
+/** A fresh database on the bench's server, so each part starts from an empty catalog. */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists ${name}`);
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -1,0 +1,96 @@
+/**
+ * `npm run bench`: builds the client, then measures build budgets, Lighthouse, the API under
+ * load, the scale curve and the image pipeline; writes bench/results/latest.{md,json} and prints
+ * each figure next to its target. A benchmark, not a test: it never fails on a missed target.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureChromium } from '../tests/e2e/chromium';
+import { benchApiLoad } from './api-load';
+import { budgetFigures } from './budgets';
+import { benchImages } from './images';
+import { ROOT, startAppServer } from './lib/app-server';
+import { createDatabase, startPostgres } from './lib/postgres';
+import { type Figure, type Report, summaryOf, writeReport } from './lib/report';
+import { benchLighthouse } from './lighthouse';
+import { benchScaleCurve } from './scale-curve';
+
+// Ctrl-C: exit through 'exit' so the servers and PostgreSQL the bench started stop too.
+process.once('SIGINT', () => process.exit(130));
+
+const CLIENT_DIR = path.join(ROOT, 'dist/client');
+const started = Date.now();
+const figures: Figure[] = [];
+const notes: string[] = [];
+
+const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+  const t = Date.now();
+  console.info(`bench: ${name}…`);
+  const out = await work();
+  console.info(`bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+  return out;
+};
+
+// Always a fresh production build: the budgets must weigh what the sources make now.
+await step('building the client', async () => {
+  const { build } = await import('vite');
+  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+});
+figures.push(...budgetFigures(CLIENT_DIR));
+
+// Debian's Chromium as `npm test` finds or installs it; else the one Playwright installed.
+const chromium = ensureChromium() ?? (await import('@playwright/test')).chromium.executablePath();
+await step('Lighthouse', async () => {
+  const dataDir = mkdtempSync('/tmp/phone-market-bench-demo.');
+  const server = await startAppServer({ DATA_DIR: dataDir, SEED_DEMO: '1' });
+  try {
+    figures.push(...(await benchLighthouse(server.origin, chromium)));
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+const postgres = startPostgres();
+if ('skipped' in postgres) notes.push(`PostgreSQL parts skipped: ${postgres.skipped}.`);
+// However the bench ends (an error, Ctrl-C), its PostgreSQL stops and its files go.
+let postgresStopped = false;
+const stopPostgres = () => {
+  if (postgresStopped || !('stop' in postgres)) return;
+  postgresStopped = true;
+  postgres.stop();
+};
+process.once('exit', stopPostgres);
+try {
+  const serverUrl = 'url' in postgres ? postgres.url : undefined;
+  const loadUrl = serverUrl && (await createDatabase(serverUrl, 'bench_load'));
+  figures.push(...(await step('API under load', () => benchApiLoad(loadUrl || undefined))));
+  const scaleUrl = serverUrl && (await createDatabase(serverUrl, 'bench_scale'));
+  figures.push(...(await step('scale curve', () => benchScaleCurve(scaleUrl || undefined))));
+} finally {
+  stopPostgres();
+}
+
+figures.push(...(await step('image pipeline', benchImages)));
+
+notes.push(
+  'Load: autocannon in a child process, 10 connections, 8 s per endpoint after a 2 s warm-up; the server logs at warn (no request logs).',
+  'The throwaway PostgreSQL runs with fsync off: the bench measures reads, not durability.',
+);
+const cpus = os.cpus();
+const report: Report = {
+  startedAt: new Date(started).toISOString(),
+  durationSeconds: (Date.now() - started) / 1000,
+  machine: {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGb: os.totalmem() / 1024 ** 3,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  },
+  figures,
+  notes,
+};
+await writeReport(path.join(ROOT, 'bench/results'), report);
+console.info(`\n${summaryOf(report)}\nbench: wrote bench/results/latest.md and latest.json`);
