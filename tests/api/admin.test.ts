@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments, products, users, wishListItems } from '../../src/server/db/schema';
-import { createAccount, SAME_SITE } from '../helpers/accounts';
+import { createAccount, signIn } from '../helpers/accounts';
 import { createProduct, orderValues } from '../helpers/factories';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -86,13 +86,7 @@ describe('deleting accounts', () => {
         .where(eq(payments.orderId, paid?.id as string)),
     ).toHaveLength(1);
 
-    const signIn = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-in/email',
-      headers: SAME_SITE,
-      payload: { email: seller.email, password: seller.password },
-    });
-    expect(signIn.statusCode).toBe(401);
+    expect((await signIn(t.app, seller.email, seller.password)).statusCode).toBe(401);
     const token = await t.app.inject({
       url: `/api/jwt?email=${seller.email}`,
       headers: { cookie: seller.cookie },

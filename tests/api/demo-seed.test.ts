@@ -9,7 +9,7 @@ import {
   hasAnyUser,
   seedDemo,
 } from '../../src/server/seed/demo';
-import { SAME_SITE } from '../helpers/accounts';
+import { signIn } from '../helpers/accounts';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const PASSWORD = 'Demo-Pass1!';
@@ -56,12 +56,7 @@ describe('demo data', () => {
 
   it('creates demo accounts that sign in with the demo password, with their roles', async () => {
     for (const account of [DEMO_ADMIN, DEMO_BUYER, ...DEMO_SELLERS]) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/sign-in/email',
-        headers: SAME_SITE,
-        payload: { email: account.email, password: PASSWORD },
-      });
+      const res = await signIn(t.app, account.email, PASSWORD);
       expect(res.statusCode, account.email).toBe(200);
     }
     expect((await all(`/api/users/admin/${DEMO_ADMIN.email}`)).isAdmin).toBe(true);

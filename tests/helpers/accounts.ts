@@ -25,6 +25,15 @@ export async function signUp(
   return { email, name, password, cookie: cookieOf(res) };
 }
 
+/** Posts a sign-in as the browser does (same-site Origin); the answer is the caller's to check. */
+export const signIn = (app: FastifyInstance, email: string, password: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in/email',
+    headers: SAME_SITE,
+    payload: { email, password },
+  });
+
 export async function tokenFor(
   app: FastifyInstance,
   cookie: string,

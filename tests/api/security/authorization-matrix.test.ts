@@ -17,6 +17,7 @@ import {
   createAccount,
   GOOD_PASSWORD,
   SAME_SITE,
+  signIn,
   uniqueEmail,
 } from '../../helpers/accounts';
 import type { Account } from '../../helpers/buying';
@@ -467,12 +468,7 @@ const stripeRows: Record<string, Row> = {
 };
 
 async function signInCookie(account: Account): Promise<string> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-in/email',
-    headers: SAME_SITE,
-    payload: { email: account.email, password: account.password },
-  });
+  const res = await signIn(t.app, account.email, account.password);
   expect(res.statusCode).toBe(200);
   return cookieOf(res);
 }

@@ -5,7 +5,13 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieOf, createAccount, GOOD_PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import {
+  cookieOf,
+  createAccount,
+  GOOD_PASSWORD,
+  signIn,
+  uniqueEmail,
+} from '../../helpers/accounts';
 import { type Account, buyingCalls } from '../../helpers/buying';
 import { multipartFile } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
@@ -124,12 +130,7 @@ describe('the log of a whole run', () => {
 
   it('holds no password, token, cookie, card number, payment secret or server secret', async () => {
     const buyer = await createAccount(t.app, 'user');
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-in/email',
-      headers: { origin: 'http://localhost' },
-      payload: { email: buyer.email, password: 'Wrong-Password-77!' },
-    });
+    const wrong = await signIn(t.app, buyer.email, 'Wrong-Password-77!');
     expect(wrong.statusCode).toBe(401);
     const photo = await sharp({
       create: { width: 40, height: 30, channels: 3, background: '#468' },
