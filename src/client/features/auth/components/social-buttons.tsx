@@ -1,7 +1,7 @@
 import { IdentityError, identityClient } from '@client/lib/auth/identity-client';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
 import type { IdentityErrorCode } from '@shared/identity';
-import { useQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 
 type SocialButtonsProps = {
   /** The account type a Google sign-up creates; a sign-in saves 'user' (an existing record keeps its type). */
@@ -12,10 +12,15 @@ type SocialButtonsProps = {
 
 /** Social sign-in: only Google works; the others answer operation-not-allowed. */
 export function SocialButtons({ accountType, from, onError }: SocialButtonsProps) {
-  const { data: config } = useQuery(clientConfigQueryOptions());
+  const queryClient = useQueryClient();
 
   const google = async () => {
-    if (!config?.identity.google) return onError('operation-not-allowed');
+    // Waits for the configuration when a quick click comes before it has loaded.
+    const config = await queryClient
+      .ensureQueryData(clientConfigQueryOptions())
+      .catch(() => undefined);
+    if (!config) return onError('network-request-failed');
+    if (!config.identity.google) return onError('operation-not-allowed');
     const back = (extra: string) => `/signin?${extra}&from=${encodeURIComponent(from)}`;
     try {
       await identityClient.startSocial(

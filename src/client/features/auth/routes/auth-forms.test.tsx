@@ -77,6 +77,30 @@ describe('sign-in form', () => {
   });
 });
 
+describe('Google sign-in', () => {
+  it('waits for the configuration when clicked before it has loaded, then leaves for Google', async () => {
+    let answerConfig: () => void = () => {};
+    const identityCalls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url === '/api/config')
+          return new Promise<Response>((resolve) => {
+            answerConfig = () => resolve(Response.json(CONFIG));
+          });
+        identityCalls.push(url);
+        // An answer that cannot be followed, so the test page stays where it is.
+        return Response.json({ code: 'OPERATION_NOT_ALLOWED' }, { status: 400 });
+      }),
+    );
+    renderAt('/signin');
+    await userEvent.click(await screen.findByRole('button', { name: 'Continue with Google' }));
+    expect(identityCalls).toEqual([]);
+    answerConfig();
+    await vi.waitFor(() => expect(identityCalls).toEqual(['/api/auth/sign-in/social']));
+  });
+});
+
 describe('sign-up form', () => {
   it('asks to choose an account type first, with links to both forms', async () => {
     renderAt('/signup');
