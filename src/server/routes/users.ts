@@ -182,7 +182,7 @@ const users_: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { email } = request.query;
-      const identity = proven.get(request) ?? (await identityFor(request, email));
+      const identity = proven.get(request) as Identity; // proven by the preHandler above
       // An identity whose record was never saved (a failed sign-up step) becomes a buyer.
       await app.db
         .insert(users)
