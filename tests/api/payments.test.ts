@@ -7,7 +7,10 @@ import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp;
 let seller: Account;
-const { phone, bookedOrder, intentFor, recordCall } = buyingCalls(() => ({ t, seller }));
+const { phone, bookedOrder, intentFor, confirmCard, recordCall } = buyingCalls(() => ({
+  t,
+  seller,
+}));
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -17,12 +20,7 @@ afterAll(() => t.close());
 
 const CARD = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' };
 
-const confirm = (clientSecret: string, card = CARD) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/test-payments/confirm',
-    payload: { clientSecret, card, billingDetails: { name: 'Buyer', email: 'b@test.example' } },
-  });
+const confirm = (clientSecret: string, card = CARD) => confirmCard(clientSecret, card);
 
 describe('paying for a booked phone', () => {
   it("charges the order's price, records the payment once, marks the order paid and the phone sold", async () => {

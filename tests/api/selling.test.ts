@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advertisements, orders, products, wishListItems } from '../../src/server/db/schema';
 import { productSchema } from '../../src/shared/entities';
 import { createAccount } from '../helpers/accounts';
-import { multipartFile } from '../helpers/multipart';
+import { uploadPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const ADMIN = 'selling-admin@test.example';
@@ -37,15 +37,8 @@ const jpegWithGps = () =>
     })
     .toBuffer();
 
-async function upload(bytes: Buffer, filename: string, headers = seller.bearer) {
-  const body = multipartFile('image', filename, bytes);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/images',
-    payload: body.payload,
-    headers: { ...body.headers, ...headers },
-  });
-}
+const upload = (bytes: Buffer, filename: string, headers = seller.bearer) =>
+  uploadPhoto(t.app, headers, bytes, filename, 'application/octet-stream');
 
 async function uploadedImage(): Promise<string> {
   const res = await upload(await jpegWithGps(), 'phone.jpg');

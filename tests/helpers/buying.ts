@@ -42,6 +42,17 @@ export function buyingCalls(context: () => { t: TestApp; seller: Account }) {
         headers: buyer.bearer,
         payload: { price, orderId },
       }),
+    /** The embedded processor's confirmation, as the payment page sends it (Stripe's test cards). */
+    confirmCard: (
+      clientSecret: string,
+      card: { number: string; expMonth: number; expYear: number; cvc: string },
+      email = 'buyer@test.example',
+    ) =>
+      app().inject({
+        method: 'POST',
+        url: '/api/test-payments/confirm',
+        payload: { clientSecret, card, billingDetails: { name: 'Buyer', email } },
+      }),
     recordCall: (buyer: Account, transactionId: string, orderId: string) =>
       app().inject({
         method: 'POST',

@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
 /** A multipart/form-data body with one file, as a browser's FormData sends it. */
 export function multipartFile(
   field: string,
@@ -14,4 +16,21 @@ export function multipartFile(
     payload: Buffer.concat([head, bytes, tail]),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** Posts `bytes` to the image host as the browser does (field `image`), with `headers` (a bearer). */
+export function uploadPhoto(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  bytes: Buffer,
+  filename = 'phone.jpg',
+  type = 'image/jpeg',
+) {
+  const body = multipartFile('image', filename, bytes, type);
+  return app.inject({
+    method: 'POST',
+    url: '/api/images',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
 }

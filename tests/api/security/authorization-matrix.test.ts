@@ -23,7 +23,7 @@ import {
 import type { Account } from '../../helpers/buying';
 import { createProduct, createSeller, orderValues } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
-import { multipartFile } from '../../helpers/multipart';
+import { multipartFile, uploadPhoto } from '../../helpers/multipart';
 import { startStripeDouble } from '../../helpers/stripe-double';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 
@@ -521,13 +521,7 @@ beforeAll(async () => {
   photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#357' } })
     .jpeg()
     .toBuffer();
-  const body = multipartFile('image', 'p.jpg', photo, 'image/jpeg');
-  const upload = await t.app.inject({
-    method: 'POST',
-    url: '/api/images',
-    headers: { ...who.seller.bearer, ...body.headers },
-    payload: body.payload,
-  });
+  const upload = await uploadPhoto(t.app, who.seller.bearer, photo);
   storedImage = upload.json().data.url;
   expect(storedImage).toMatch(/^\/images\//);
 });

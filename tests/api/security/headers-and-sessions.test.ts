@@ -13,7 +13,7 @@ import {
   uniqueEmail,
 } from '../../helpers/accounts';
 import { type Account, buyingCalls } from '../../helpers/buying';
-import { multipartFile } from '../../helpers/multipart';
+import { uploadPhoto } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 
 describe('security headers', () => {
@@ -111,7 +111,10 @@ describe('the log of a whole run', () => {
   let log = '';
   let t: TestApp;
   let seller: Account;
-  const { phone, bookedOrder, intentFor, recordCall } = buyingCalls(() => ({ t, seller }));
+  const { phone, bookedOrder, intentFor, confirmCard, recordCall } = buyingCalls(() => ({
+    t,
+    seller,
+  }));
 
   beforeAll(async () => {
     t = await buildTestApp(
@@ -137,25 +140,15 @@ describe('the log of a whole run', () => {
     })
       .jpeg()
       .toBuffer();
-    const body = multipartFile('image', 'p.jpg', photo, 'image/jpeg');
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: '/api/images',
-      headers: { ...seller.bearer, ...body.headers },
-      payload: body.payload,
-    });
+    const uploaded = await uploadPhoto(t.app, seller.bearer, photo);
     expect(uploaded.statusCode).toBe(200);
     const order = await bookedOrder(buyer, (await phone()).id);
     const { clientSecret } = (await intentFor(buyer, order.id)).json();
-    const confirmed = await t.app.inject({
-      method: 'POST',
-      url: '/api/test-payments/confirm',
-      payload: {
-        clientSecret,
-        card: { number: CARD, expMonth: 12, expYear: 2034, cvc: '987' },
-        billingDetails: { name: 'Buyer', email: buyer.email },
-      },
-    });
+    const confirmed = await confirmCard(
+      clientSecret,
+      { number: CARD, expMonth: 12, expYear: 2034, cvc: '987' },
+      buyer.email,
+    );
     expect(confirmed.statusCode).toBe(200);
     const paid = await recordCall(buyer, confirmed.json().paymentIntent.id, order.id);
     expect(paid.statusCode).toBe(200);

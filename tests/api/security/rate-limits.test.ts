@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentIntents } from '../../../src/server/db/schema';
 import { createAccount, SAME_SITE } from '../../helpers/accounts';
 import { type Account, buyingCalls } from '../../helpers/buying';
-import { multipartFile } from '../../helpers/multipart';
+import { uploadPhoto } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 
 let t: TestApp;
 let seller: Account;
-const { phone, bookedOrder, intentFor } = buyingCalls(() => ({ t, seller }));
+const { phone, bookedOrder, intentFor, confirmCard } = buyingCalls(() => ({ t, seller }));
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -67,15 +67,7 @@ describe('rate limits', () => {
     })
       .jpeg()
       .toBuffer();
-    const upload = () => {
-      const body = multipartFile('image', 'p.jpg', photo, 'image/jpeg');
-      return inject({
-        method: 'POST',
-        url: '/api/images',
-        headers: { ...seller.bearer, ...body.headers },
-        payload: body.payload,
-      });
-    };
+    const upload = () => uploadPhoto(t.app, seller.bearer, photo);
     const storedFiles = async () => (await readdir(path.join(t.dataDir, 'uploads'))).length;
     // The same bytes are stored once (content-addressed), so a count after the first is stable.
     expect((await upload()).statusCode).toBe(200);
@@ -101,15 +93,7 @@ describe('rate limits', () => {
     const order = await bookedOrder(buyer, (await phone()).id);
     const { clientSecret } = (await intentFor(buyer, order.id)).json();
     const confirmWith = (number: string) => () =>
-      inject({
-        method: 'POST',
-        url: '/api/test-payments/confirm',
-        payload: {
-          clientSecret,
-          card: { number, expMonth: 12, expYear: 2034, cvc: '123' },
-          billingDetails: { name: 'Buyer', email: buyer.email },
-        },
-      });
+      confirmCard(clientSecret, { number, expMonth: 12, expYear: 2034, cvc: '123' });
     const refused = await exhaust(10, confirmWith('4000000000000002'), 402);
     expect(refused.json().message).not.toMatch(/declined/i);
     // The right card is refused too until the minute is over: guessing is what is limited.

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../helpers/accounts';
 import type { Account } from '../../helpers/buying';
-import { multipartFile } from '../../helpers/multipart';
+import { multipartFile, uploadPhoto } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 
 let t: TestApp;
@@ -38,15 +38,7 @@ afterAll(() => t.close());
 const uploadsDir = () => path.join(t.dataDir, 'uploads');
 const storedFiles = async () => (await readdir(uploadsDir()).catch(() => [])).sort();
 
-function upload(bytes: Buffer, filename = 'phone.jpg', type = 'image/jpeg') {
-  const body = multipartFile('image', filename, bytes, type);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/images',
-    headers: { ...seller.bearer, ...body.headers },
-    payload: body.payload,
-  });
-}
+const upload = (bytes: Buffer) => uploadPhoto(t.app, seller.bearer, bytes);
 
 /** A PNG chunk with its length and checksum, so only what we mean to be wrong is wrong. */
 function pngChunk(type: string, data: Buffer): Buffer {
