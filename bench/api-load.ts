@@ -67,11 +67,7 @@ async function measureApp(kind: 'PGlite' | 'PostgreSQL', databaseUrl?: string) {
     );
     await seedScale(database.db, LOAD_PRODUCTS);
     await database.close();
-    const server = await startAppServer({
-      DATA_DIR: dataDir,
-      SEED_DEMO: '0',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    });
+    const server = await startAppServer({ dataDir, databaseUrl, seedDemo: false });
     try {
       const app = await measureEndpoints(server.origin);
       const ceiling = await measureCeiling(server.origin);

@@ -43,7 +43,7 @@ figures.push(...budgetFigures(CLIENT_DIR));
 const chromium = ensureChromium() ?? (await import('@playwright/test')).chromium.executablePath();
 await step('Lighthouse', async () => {
   const dataDir = mkdtempSync('/tmp/phone-market-bench-demo.');
-  const server = await startAppServer({ DATA_DIR: dataDir, SEED_DEMO: '1' });
+  const server = await startAppServer({ dataDir, seedDemo: true });
   try {
     figures.push(...(await benchLighthouse(server.origin, chromium)));
   } finally {

@@ -28,11 +28,7 @@ export async function benchScaleCurve(databaseUrl: string | undefined): Promise<
   }
   const dataDir = mkdtempSync('/tmp/phone-market-bench-scale.');
   const database = await openDatabase({ url: databaseUrl });
-  const server = await startAppServer({
-    DATA_DIR: dataDir,
-    SEED_DEMO: '0',
-    DATABASE_URL: databaseUrl,
-  });
+  const server = await startAppServer({ dataDir, databaseUrl, seedDemo: false });
   const p50s: number[] = [];
   const figures: Figure[] = [];
   try {

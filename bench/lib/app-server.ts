@@ -1,22 +1,10 @@
-/** The real server (`src/server/server.ts` through tsx) as a child process on loopback. */
+/** The real server as a child process the bench owns, and the bench's other children. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import path from 'node:path';
+import { freePort, ROOT, startServer } from '../../scripts/lib/server-process';
 
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+export { freePort, ROOT };
 
 export type RunningServer = { origin: string; stop: () => Promise<void> };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -38,13 +26,14 @@ process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-/** Starts a Node child the bench owns: it dies with the bench. */
-export function spawnOwned(...args: Parameters<typeof spawn>): ChildProcess {
-  const child = spawn(...args);
+function own(child: ChildProcess): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
 }
+
+/** Starts a Node child the bench owns: it dies with the bench. */
+export const spawnOwned = (...args: Parameters<typeof spawn>): ChildProcess => own(spawn(...args));
 
 export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -59,20 +48,26 @@ export function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts the server with `env` (DATA_DIR, SEED_DEMO, DATABASE_URL…). Request logs are off
- * (LOG_LEVEL=warn): the bench measures the app, not the terminal it would print to.
+ * Starts the server on `dataDir` (and PostgreSQL when `databaseUrl` is given), through the same
+ * helper as the soak and the crash test. Request logs are off (LOG_LEVEL=warn): the bench
+ * measures the app, not the terminal it would print to.
  */
-export async function startAppServer(env: Record<string, string>): Promise<RunningServer> {
-  const port = await freePort();
-  const child = spawnOwned(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+export async function startAppServer(options: {
+  dataDir: string;
+  databaseUrl?: string;
+  seedDemo: boolean;
+}): Promise<RunningServer> {
+  const server = await startServer({
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    env: { SEED_DEMO: options.seedDemo ? '1' : '0' },
+    startTimeoutMs: 120_000,
   });
-  const origin = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`the server exited with code ${code}`))),
-  );
-  await Promise.race([waitForHttp(`${origin}/api/health`), exited]);
-  return { origin, stop: () => stopChild(child) };
+  own(server.child);
+  return {
+    origin: server.url,
+    stop: async () => {
+      await server.stop();
+    },
+  };
 }
