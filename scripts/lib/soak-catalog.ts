@@ -4,7 +4,8 @@
  */
 import sharp from 'sharp';
 import { CATEGORY_CODES } from '../../src/shared/constants';
-import { type Account, createAccount, type Http, nextPageOf, okOnly } from './soak-http';
+import { nextLink } from '../../src/shared/pagination';
+import { type Account, createAccount, type Http, okOnly } from './soak-http';
 
 export type Listed = { productId: string; price: number };
 
@@ -136,7 +137,7 @@ export async function soldBefore(http: Http): Promise<Set<string>> {
       for (const p of reply.body as { _id: string; status: string }[]) {
         if (p.status === 'sold') sold.add(p._id);
       }
-      path = nextPageOf(reply);
+      path = nextLink(reply.headers.get('link'));
     }
   }
   return sold;

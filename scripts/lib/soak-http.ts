@@ -134,10 +134,3 @@ export async function createAccount(
   if (!token) return null;
   return { email, name, token: (token.body as { accessToken: string }).accessToken };
 }
-
-/** The next page's path from a `Link: <...>; rel="next"` header, if any. */
-export function nextPageOf(reply: Reply): string | null {
-  const link = reply.headers.get('link');
-  const match = link?.match(/<([^>]+)>;\s*rel="next"/);
-  return match?.[1] ?? null;
-}

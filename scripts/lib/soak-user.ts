@@ -4,8 +4,10 @@
  * for one phone: they book it and open payment intents, then all confirm their cards at once,
  * so one wins and the others are refunded (409).
  */
+
+import { nextLink } from '../../src/shared/pagination';
 import type { Listed } from './soak-catalog';
-import { type Account, createAccount, type Http, messageOf, nextPageOf } from './soak-http';
+import { type Account, createAccount, type Http, messageOf } from './soak-http';
 
 export const TEST_CARD = '4242424242424242';
 
@@ -151,7 +153,7 @@ class SimulatedUser {
         if (p.status === 'available' && p.email !== this.ctx.raceSeller)
           found.push({ productId: p._id });
       }
-      path = found.length >= 6 ? null : nextPageOf(reply);
+      path = found.length >= 6 ? null : nextLink(reply.headers.get('link'));
     }
     if (Math.random() < 0.5) {
       const ads = await http.call('browse:advertised', '/api/advertise', {
