@@ -26,6 +26,7 @@ import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
 import openapiPlugin from './plugins/openapi';
+import publicAnswersPlugin from './plugins/public-answers';
 import securityPlugin from './plugins/security';
 import buyingRoutes from './routes/buying';
 import catalogRoutes from './routes/catalog';
@@ -118,6 +119,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     stripe: opts.config.STRIPE_PUBLISHABLE_KEY !== undefined,
   });
   await fastify.register(databasePlugin, { database: opts.database });
+  await fastify.register(publicAnswersPlugin, { ttlMs: opts.config.PUBLIC_CACHE_MS });
   const services = opts.services ?? (await createServices(opts.config, opts.database));
   await fastify.register(authPlugin, services);
   await fastify.register(openapiPlugin);

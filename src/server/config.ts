@@ -36,6 +36,11 @@ const envSchema = z
       )
       .pipe(z.array(z.email({ error: 'must be a comma-separated list of e-mail addresses' }))),
     PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
+    /**
+     * How long the public catalog reads reuse an answer (decision 015); 0 turns reuse off. This
+     * process's own writes drop kept answers at once; this bounds how late another's show.
+     */
+    PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

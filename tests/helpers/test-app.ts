@@ -61,7 +61,15 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-data-'));
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    // The factories write the database directly, as another process would, and a test must see
+    // their rows at once; tests/api/public-answers.test.ts turns the reuse on and tests it.
+    PUBLIC_CACHE_MS: '0',
+    ...env,
+  });
   const app = await buildApp({ config, database, logStream });
   return {
     app,

@@ -1,31 +1,44 @@
 /** The public catalog: categories, a category's products, advertised products. */
 import { asc } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { calls, errorSchema } from '../../shared/api';
 import { categories } from '../db/schema';
+import type { Page } from '../repositories/page';
 import { listAdvertised, listCategoryProducts } from '../repositories/products';
 import { setNextLink } from './next-link';
 
-const catalog: FastifyPluginAsyncZod = async (app) => {
-  /**
-   * The brands are reference data that only a migration changes (decision 004), and migrations
-   * run before the server listens: read them once per process, not once per request.
-   */
-  let brands: Promise<{ _id: string; name: string; categoryId: '01' }[]> | undefined;
-  const readBrands = async () => {
-    const rows = await app.db.select().from(categories).orderBy(asc(categories.categoryId));
-    return rows.map((c) => ({ _id: c.id, name: c.name, categoryId: c.categoryId as '01' }));
-  };
+/**
+ * Answers from the public-answer cache (decision 015), keyed by the route and its parsed params
+ * and query, all an answer depends on (unknown query keys are dropped by parsing, so they do not
+ * make new entries). On a miss, `read` runs and its items go
+ * through the route's response schema, as any answer does; a hit sends those same bytes.
+ */
+async function sendPublic(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  read: () => Promise<Page<unknown>>,
+): Promise<void> {
+  const key = JSON.stringify([request.routeOptions.url, request.params, request.query]);
+  const answer = await request.server.publicAnswers.get(key, async () => {
+    const page = await read();
+    return { body: reply.serialize(page.items) as string, nextCursor: page.nextCursor };
+  });
+  setNextLink(request, reply, answer.nextCursor);
+  reply.type('application/json; charset=utf-8').send(answer.body);
+}
 
+const catalog: FastifyPluginAsyncZod = async (app) => {
   app.get(
     calls.listCategories.path,
     { schema: { tags: ['catalog'], response: { 200: calls.listCategories.response } } },
-    () => {
-      brands ??= readBrands().catch((err) => {
-        brands = undefined; // a failed read is tried again by the next request
-        throw err;
+    async (request, reply) => {
+      await sendPublic(request, reply, async () => {
+        const rows = await app.db.select().from(categories).orderBy(asc(categories.categoryId));
+        const items = rows.map((c) => ({ _id: c.id, name: c.name, categoryId: c.categoryId }));
+        return { items, nextCursor: null };
       });
-      return brands;
+      return reply;
     },
   );
 
@@ -40,9 +53,10 @@ const catalog: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const page = await listCategoryProducts(app.db, request.params.id, request.query);
-      setNextLink(request, reply, page.nextCursor);
-      return page.items;
+      await sendPublic(request, reply, () =>
+        listCategoryProducts(app.db, request.params.id, request.query),
+      );
+      return reply;
     },
   );
 
@@ -56,9 +70,8 @@ const catalog: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const page = await listAdvertised(app.db, request.query);
-      setNextLink(request, reply, page.nextCursor);
-      return page.items;
+      await sendPublic(request, reply, () => listAdvertised(app.db, request.query));
+      return reply;
     },
   );
 };
