@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildClient } from '../scripts/client-build';
 import { ensureChromium } from '../tests/e2e/chromium';
 import { benchApiLoad } from './api-load';
 import { budgetFigures } from './budgets';
@@ -34,8 +35,7 @@ const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
 
 // Always a fresh production build: the budgets must weigh what the sources make now.
 await step('building the client', async () => {
-  const { build } = await import('vite');
-  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  await buildClient();
 });
 figures.push(...budgetFigures(CLIENT_DIR));
 

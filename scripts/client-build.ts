@@ -1,4 +1,7 @@
-/** Builds the client when the build is missing or older than its sources (by content hash). */
+/**
+ * Builds the client (dist/client, what browsers load) and the server's page renderer
+ * (dist/ssr, decision 016) when either is missing or older than its sources (by content hash).
+ */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -6,6 +9,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(ROOT, 'dist', 'client');
+export const SSR_ENTRY = path.join(ROOT, 'dist', 'ssr', 'entry-server.js');
 const STAMP = path.join(OUT, '.build-hash');
 const INPUTS = [
   'src/client',
@@ -41,12 +45,29 @@ export async function sourceHash(): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Both builds, always. */
+export async function buildClient(): Promise<void> {
+  const { build } = await import('vite');
+  const configFile = path.join(ROOT, 'vite.config.ts');
+  await build({ configFile, logLevel: 'warn' });
+  await build({
+    configFile,
+    logLevel: 'warn',
+    build: {
+      ssr: 'entry-server.tsx',
+      outDir: path.dirname(SSR_ENTRY),
+      emptyOutDir: true,
+      manifest: false,
+      copyPublicDir: false,
+    },
+  });
+}
+
 export async function ensureClientBuild(): Promise<void> {
   const hash = await sourceHash();
   const current = existsSync(STAMP) ? (await readFile(STAMP, 'utf8')).trim() : null;
-  if (current === hash && existsSync(path.join(OUT, 'index.html'))) return;
+  if (current === hash && existsSync(path.join(OUT, 'index.html')) && existsSync(SSR_ENTRY)) return;
   console.info(current ? 'Client sources changed: rebuilding the client…' : 'Building the client…');
-  const { build } = await import('vite');
-  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  await buildClient();
   await writeFile(STAMP, hash);
 }

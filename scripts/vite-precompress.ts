@@ -19,13 +19,16 @@ async function* files(dir: string): AsyncGenerator<string> {
 
 export function precompress(): Plugin {
   let outDir = '';
+  let serverBuild = false;
   return {
     name: 'precompress',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      serverBuild = Boolean(config.build.ssr);
     },
     async closeBundle() {
+      if (serverBuild) return; // the server-rendering bundle is read from disk, never sent
       for await (const file of files(outDir)) {
         if (!COMPRESSIBLE.test(file) || (await stat(file)).size < 512) continue;
         const content = await readFile(file);

@@ -1,10 +1,12 @@
 import { TOAST_GUTTER_PX } from '@shared/constants';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 
 /**
  * Loaded after the first paint: no page shows a toast before it is interactive, and toasts
- * raised earlier wait in react-hot-toast's store until the toaster mounts.
+ * raised earlier wait in react-hot-toast's store until the toaster mounts. Mounted only in the
+ * browser, after hydration: a server-rendered page has no toasts, and its HTML stays the same as
+ * the browser's first render.
  */
 const Toaster = lazy(() => import('react-hot-toast').then((m) => ({ default: m.Toaster })));
 
@@ -16,12 +18,20 @@ export function Providers({
   queryClient: QueryClient;
   children: ReactNode;
 }) {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    setMounted(true);
+    // Buttons take clicks from now on (styles.css).
+    document.documentElement.dataset.hydrated = '';
+  }, []);
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Suspense fallback={null}>
-        <Toaster gutter={TOAST_GUTTER_PX} />
-      </Suspense>
+      {mounted && (
+        <Suspense fallback={null}>
+          <Toaster gutter={TOAST_GUTTER_PX} />
+        </Suspense>
+      )}
     </QueryClientProvider>
   );
 }

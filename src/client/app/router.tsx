@@ -5,12 +5,7 @@
 import { loadChunk } from '@client/lib/chunk-load';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import {
-  createBrowserRouter,
-  type LoaderFunction,
-  type NonIndexRouteObject,
-  type RouteObject,
-} from 'react-router';
+import type { LoaderFunction, NonIndexRouteObject, RouteObject } from 'react-router';
 import { adminLoader, dashboardLoader, sellerLoader } from './guards';
 import { PageFallback, RootLayout } from './layouts/root-layout';
 import { NotFound } from './routes/not-found';
@@ -129,6 +124,3 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
     },
   ];
 }
-
-export const createRouter = (queryClient: QueryClient) =>
-  createBrowserRouter(createRoutes(queryClient));

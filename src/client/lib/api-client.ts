@@ -34,6 +34,12 @@ function messageOf(payload: unknown): string | null {
 
 type Options = Omit<RequestInit, 'body'> & { body?: unknown };
 
+/** How calls reach the server: the browser's fetch, or the server's own router while it renders a page. */
+let fetchApi: typeof fetch = (input, init) => fetch(input, init);
+export function setApiFetch(implementation: typeof fetch): void {
+  fetchApi = implementation;
+}
+
 let onSessionExpired: () => void = () => {};
 /** What to do when the server refuses the token even after one renewal (the app goes to /signin). */
 export function setSessionExpiredHandler(handler: () => void): void {
@@ -46,7 +52,7 @@ async function send(
   token: string | null,
 ): Promise<Response> {
   try {
-    return await fetch(url, {
+    return await fetchApi(url, {
       ...init,
       headers: {
         accept: 'application/json',

@@ -1,14 +1,18 @@
 /**
- * Serves the built client (hashed assets cached forever, precompressed brotli/gzip, index.html
- * never cached) and the image host's files. Unknown /api paths answer JSON 404; any other
- * unknown path gets the client, which shows its own 404 page.
+ * Serves the built client (hashed assets cached forever, precompressed brotli/gzip, pages never
+ * cached) and the image host's files. Unknown /api paths answer JSON 404. Every other path is a
+ * page: the public ones come rendered by the server (decision 016), the rest get the client's
+ * shell, which renders them (and its own 404 page).
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_BASE } from '../../shared/api';
+import { type PageRenderer, ROOT_ELEMENT } from '../../shared/page-rendering';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -34,7 +38,7 @@ export default fp(async function client(
       // The build's own files (`.vite/manifest.json`, `.build-hash`) are not the site's.
       dotfiles: 'ignore',
       cacheControl: false,
-      index: ['index.html'],
+      index: false, // `/` is a page like any other (rendered below)
       wildcard: true,
       setHeaders: (reply, file) => {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);
@@ -43,7 +47,18 @@ export default fp(async function client(
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  const renderPage = hasClient ? await pageRenderer(app, opts.clientDir) : null;
+
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', 'no-cache');
+    const page = await renderPage?.(request);
+    if (page) return reply.code(page.status).type('text/html; charset=utf-8').send(page.html);
+    return reply.sendFile('index.html', opts.clientDir);
+  };
+  // The static files' wildcard would answer `/` (a directory) itself.
+  if (hasClient) app.get('/', { schema: { hide: true } }, sendPage);
+
+  app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (
@@ -55,6 +70,53 @@ export default fp(async function client(
     ) {
       return reply.code(404).send({ message: `Not found: ${request.method} ${url.split('?')[0]}` });
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', opts.clientDir);
+    return sendPage(request, reply);
   });
 });
+
+/**
+ * The server's renderer (dist/ssr, built with the client) around the built index.html, or null
+ * without that build. Its API calls go through the app itself (`inject`), not the network. A
+ * page it declines or fails to render is left to the browser: the shell still works.
+ */
+async function pageRenderer(app: FastifyInstance, clientDir: string) {
+  const entry = path.resolve(clientDir, '../ssr/entry-server.js');
+  if (!existsSync(entry)) return null;
+  const { renderPage } = (await import(pathToFileURL(entry).href)) as { renderPage: PageRenderer };
+  const [head, tail] = (await readFile(path.join(clientDir, 'index.html'), 'utf8')).split(
+    ROOT_ELEMENT,
+  );
+  if (tail === undefined) throw new Error(`${clientDir}/index.html has no ${ROOT_ELEMENT}`);
+
+  const fetchApi: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+    const res = await app.inject({
+      method: (init?.method ?? 'GET') as 'GET',
+      url: `${url.pathname}${url.search}`,
+      headers: { accept: 'application/json' },
+    });
+    const headers = new Headers();
+    for (const name of ['content-type', 'link']) {
+      const value = res.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    return new Response(res.statusCode === 204 ? null : res.body, {
+      status: res.statusCode,
+      headers,
+    });
+  };
+
+  return async (request: FastifyRequest): Promise<{ status: number; html: string } | null> => {
+    try {
+      const page = await renderPage(
+        new Request(new URL(request.url, 'http://localhost')),
+        fetchApi,
+      );
+      if (!page) return null;
+      return { status: page.status, html: `${head}${page.root}${tail}` };
+    } catch (err) {
+      request.log.error({ err }, 'server rendering failed; sending the client shell');
+      return null;
+    }
+  };
+}

@@ -33,7 +33,9 @@ const toUser = (a: IdentityAccount): IdentityUser => ({
   displayName: a.name,
 });
 
-export const getAccessToken = (): string | null => localStorage.getItem(ACCESS_TOKEN_STORAGE_KEY);
+/** The stored token; none while the server renders a page (it renders what anyone sees). */
+export const getAccessToken = (): string | null =>
+  typeof localStorage === 'undefined' ? null : localStorage.getItem(ACCESS_TOKEN_STORAGE_KEY);
 
 /** Seconds-since-epoch expiry of a JWT, read without verifying (the server verifies). */
 function expiryOf(token: string): number | null {

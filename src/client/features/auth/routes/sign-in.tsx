@@ -1,6 +1,7 @@
 import { IdentityError } from '@client/lib/auth/identity-client';
 import { safeFrom } from '@client/lib/auth/redirect';
 import { session } from '@client/lib/auth/session';
+import { useHydrated } from '@client/lib/use-hydrated';
 import { type IdentityErrorCode, identityErrorCode } from '@shared/identity';
 import { TEXT } from '@shared/texts';
 import { useState } from 'react';
@@ -46,6 +47,7 @@ export function SignInRoute() {
   const from = safeFrom(params.get('from'));
   const navigate = useNavigate();
   const [error, setError] = useState<IdentityErrorCode | null>(loaded?.error ?? null);
+  const hydrated = useHydrated();
   const {
     register,
     handleSubmit,
@@ -85,7 +87,11 @@ export function SignInRoute() {
               registration={register('password', { required: TEXT.validation.passwordRequired })}
             />
             <AuthError code={error} />
-            <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
+            <button
+              type="submit"
+              className="btn btn-primary mt-2"
+              disabled={isSubmitting || !hydrated}
+            >
               {isSubmitting && (
                 <span className="loading loading-spinner loading-sm" aria-hidden="true" />
               )}

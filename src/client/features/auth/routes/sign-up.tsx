@@ -1,5 +1,6 @@
 import { IdentityError } from '@client/lib/auth/identity-client';
 import { session } from '@client/lib/auth/session';
+import { useHydrated } from '@client/lib/use-hydrated';
 import { PASSWORD_MIN_LENGTH } from '@shared/constants';
 import { type IdentityErrorCode, PASSWORD_PATTERN } from '@shared/identity';
 import { TEXT } from '@shared/texts';
@@ -22,6 +23,7 @@ export function SignUpRoute() {
   const role = pathname.startsWith('/signup/seller') ? 'seller' : 'user';
   const navigate = useNavigate();
   const [error, setError] = useState<IdentityErrorCode | null>(null);
+  const hydrated = useHydrated();
   const {
     register,
     handleSubmit,
@@ -85,7 +87,11 @@ export function SignUpRoute() {
               })}
             />
             <AuthError code={error} />
-            <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
+            <button
+              type="submit"
+              className="btn btn-primary mt-2"
+              disabled={isSubmitting || !hydrated}
+            >
               {isSubmitting && (
                 <span className="loading loading-spinner loading-sm" aria-hidden="true" />
               )}

@@ -1,0 +1,48 @@
+/**
+ * The server's renderer of the public pages (built by Vite's SSR build into dist/ssr and loaded
+ * by the server's client plugin). The same routes and loaders as the browser, data from the
+ * server's own API through `fetchApi`; the browser hydrates the HTML (main.tsx).
+ */
+
+import { type PageRenderer, SSR_STATE_ID } from '@shared/page-rendering';
+import { dehydrate } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { Providers } from './app/providers';
+import { createRoutes } from './app/router';
+import { isServerRendered, serializeState } from './app/server-rendering';
+import { setApiFetch } from './lib/api-client';
+import { createQueryClient } from './lib/query-client';
+
+/**
+ * The page at `request.url` as HTML with its state, or null when the browser should render it
+ * (pages behind sign-in, redirects, errors such as an unknown brand's 404).
+ */
+export const renderPage: PageRenderer = async (request, fetchApi) => {
+  if (!isServerRendered(new URL(request.url))) return null;
+  setApiFetch(fetchApi);
+  const queryClient = createQueryClient();
+  const handler = createStaticHandler(createRoutes(queryClient));
+  const context = await handler.query(request);
+  if (context instanceof Response || context.errors) return null;
+
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToString(
+    <StrictMode>
+      <Providers queryClient={queryClient}>
+        {/* hydrate={false}: no inline script (the CSP forbids it); the state goes as JSON. */}
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </Providers>
+    </StrictMode>,
+  );
+  const state = serializeState({
+    router: { loaderData: context.loaderData, actionData: context.actionData },
+    queries: dehydrate(queryClient),
+  });
+  queryClient.clear();
+  return {
+    status: context.statusCode,
+    root: `<div id="root">${html}</div><script type="application/json" id="${SSR_STATE_ID}">${state}</script>`,
+  };
+};
