@@ -19,6 +19,13 @@ const SECTION = 'API under load (100,000 products)';
 
 type Endpoint = (typeof ENDPOINTS)[number];
 type Measured = Record<Endpoint, LoadResult>;
+type AppRun = {
+  kind: 'PGlite' | 'PostgreSQL';
+  app: Measured;
+  ceiling: Measured;
+  /** The app reusing no answers: every request reads the database. */
+  uncached: Measured;
+};
 
 /** Measures the bare ceiling for the bytes the app answers at `origin`. */
 async function measureCeiling(origin: string): Promise<Measured> {
@@ -59,7 +66,7 @@ async function measureEndpoints(origin: string): Promise<Measured> {
 }
 
 /** Seeds a fresh database of the kind given and measures the app on it. */
-async function measureApp(kind: 'PGlite' | 'PostgreSQL', databaseUrl?: string) {
+async function measureApp(kind: AppRun['kind'], databaseUrl?: string): Promise<AppRun> {
   const dataDir = mkdtempSync('/tmp/phone-market-bench-load.');
   try {
     const database = await openDatabase(
@@ -68,23 +75,37 @@ async function measureApp(kind: 'PGlite' | 'PostgreSQL', databaseUrl?: string) {
     await seedScale(database.db, LOAD_PRODUCTS);
     await database.close();
     const server = await startAppServer({ dataDir, databaseUrl, seedDemo: false });
+    let measured: Omit<AppRun, 'uncached'>;
     try {
       const app = await measureEndpoints(server.origin);
       const ceiling = await measureCeiling(server.origin);
-      return { kind, app, ceiling };
+      measured = { kind, app, ceiling };
     } finally {
       await server.stop();
+    }
+    // For context: every request reading the database (decision 015 turned off).
+    const uncachedServer = await startAppServer({
+      dataDir,
+      databaseUrl,
+      seedDemo: false,
+      env: { PUBLIC_CACHE_MS: '0' },
+    });
+    try {
+      return { ...measured, uncached: await measureEndpoints(uncachedServer.origin) };
+    } finally {
+      await uncachedServer.stop();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-function figuresOf(run: Awaited<ReturnType<typeof measureApp>>): Figure[] {
+function figuresOf(run: AppRun): Figure[] {
   const figures: Figure[] = [];
   for (const endpoint of ENDPOINTS) {
     const app = run.app[endpoint];
     const bare = run.ceiling[endpoint];
+    const uncached = run.uncached[endpoint];
     const label = `${run.kind} GET ${endpoint}`;
     figures.push(
       { section: SECTION, name: `${label} req/s`, value: app.requestsPerSecond, unit: 'req/s' },
@@ -98,6 +119,13 @@ function figuresOf(run: Awaited<ReturnType<typeof measureApp>>): Figure[] {
         // The target is set for PostgreSQL, the production database; PGlite is for context.
         ...(run.kind === 'PostgreSQL' ? { target: { op: '>=' as const, value: 50 } } : {}),
         note: `bare node:http ${bare.requestsPerSecond.toFixed(0)} req/s, p50 ${bare.p50} ms`,
+      },
+      {
+        section: SECTION,
+        name: `${label} with PUBLIC_CACHE_MS=0 req/s`,
+        value: uncached.requestsPerSecond,
+        unit: 'req/s',
+        note: `every request reads the database; p50 ${uncached.p50} ms, p99 ${uncached.p99} ms`,
       },
     );
   }

@@ -76,6 +76,7 @@ figures.push(...(await step('image pipeline', benchImages)));
 
 notes.push(
   'Load: autocannon in a child process, 10 connections, 8 s per endpoint after a 2 s warm-up; the server logs at warn (no request logs).',
+  'The public reads reuse an answer for up to 1 s (PUBLIC_CACHE_MS, decision 015); the rows marked PUBLIC_CACHE_MS=0 and the scale curve read the database on every request.',
   'The throwaway PostgreSQL runs with fsync off: the bench measures reads, not durability.',
 );
 const cpus = os.cpus();

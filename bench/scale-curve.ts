@@ -1,6 +1,7 @@
 /**
  * The scale curve: p50 latency of a category's first page as the catalog grows from 1,000 to
- * 1,000,000 products on PostgreSQL. One server stays up while the seeder tops the catalog up.
+ * 1,000,000 products on PostgreSQL. One server stays up while the seeder tops the catalog up;
+ * it reuses no answers (PUBLIC_CACHE_MS=0), so every request runs the query the curve is about.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { openDatabase } from '../src/server/db/client';
@@ -28,7 +29,12 @@ export async function benchScaleCurve(databaseUrl: string | undefined): Promise<
   }
   const dataDir = mkdtempSync('/tmp/phone-market-bench-scale.');
   const database = await openDatabase({ url: databaseUrl });
-  const server = await startAppServer({ dataDir, databaseUrl, seedDemo: false });
+  const server = await startAppServer({
+    dataDir,
+    databaseUrl,
+    seedDemo: false,
+    env: { PUBLIC_CACHE_MS: '0' },
+  });
   const p50s: number[] = [];
   const figures: Figure[] = [];
   try {

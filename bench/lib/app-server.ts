@@ -56,11 +56,13 @@ export async function startAppServer(options: {
   dataDir: string;
   databaseUrl?: string;
   seedDemo: boolean;
+  /** Extra variables, e.g. `PUBLIC_CACHE_MS: '0'` to measure the database path. */
+  env?: Record<string, string>;
 }): Promise<RunningServer> {
   const server = await startServer({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
-    env: { SEED_DEMO: options.seedDemo ? '1' : '0' },
+    env: { SEED_DEMO: options.seedDemo ? '1' : '0', ...options.env },
     startTimeoutMs: 120_000,
   });
   own(server.child);

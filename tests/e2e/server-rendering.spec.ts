@@ -44,6 +44,15 @@ test.describe('without JavaScript', () => {
   });
 });
 
+test('a rendered page comes compressed, and is never cached by the browser', async ({ page }) => {
+  const response = await page.goto('/category/01');
+  const headers = response?.headers() ?? {};
+  expect(headers['content-encoding']).toBe('br');
+  expect(headers.vary).toMatch(/accept-encoding/i);
+  expect(headers['cache-control']).toBe('no-cache');
+  expect(headers['content-type']).toBe('text/html; charset=utf-8');
+});
+
 test('what a seller writes stays text: it cannot end the state script', async ({
   page,
   baseURL,

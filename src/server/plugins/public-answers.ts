@@ -65,9 +65,17 @@ export class AnswerCache<T> {
 /** An encoded answer and the cursor of the page after it. */
 export type PublicAnswer = { body: string; nextCursor: string | null };
 
+/** A server-rendered page (decision 016) in each encoding, or null for a page the browser renders. */
+export type PublicPage = {
+  status: number;
+  bodies: Record<'br' | 'gzip' | 'identity', Buffer>;
+} | null;
+
 declare module 'fastify' {
   interface FastifyInstance {
     publicAnswers: AnswerCache<PublicAnswer>;
+    /** Rendered public pages by URL: they show what anyone sees, built from the answers above. */
+    publicPages: AnswerCache<PublicPage>;
   }
 }
 
@@ -85,11 +93,17 @@ export default fp(async function publicAnswers(
   app: FastifyInstance,
   opts: Partial<AnswerCacheOptions>,
 ) {
-  const cache = new AnswerCache<PublicAnswer>({ ttlMs: 1000, maxEntries: 1000, ...opts });
-  app.decorate('publicAnswers', cache);
+  const answers = new AnswerCache<PublicAnswer>({ ttlMs: 1000, maxEntries: 1000, ...opts });
+  // Pages weigh up to about 40 KB each, so fewer are kept.
+  const pages = new AnswerCache<PublicPage>({ ttlMs: 1000, maxEntries: 200, ...opts });
+  app.decorate('publicAnswers', answers);
+  app.decorate('publicPages', pages);
   // onSend runs after the handler has committed and before the client hears of it.
   app.addHook('onSend', (request, _reply, payload, done) => {
-    if (mayWrite(request)) cache.clear();
+    if (mayWrite(request)) {
+      answers.clear();
+      pages.clear();
+    }
     done(null, payload);
   });
 });
