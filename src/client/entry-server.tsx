@@ -11,13 +11,14 @@ import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { Providers } from './app/providers';
 import { createRoutes } from './app/router';
-import { isServerRendered, serializeState } from './app/server-rendering';
+import { CATCH_ALL, isServerRendered, serializeState } from './app/server-rendering';
 import { setApiFetch } from './lib/api-client';
 import { createQueryClient } from './lib/query-client';
 
 /**
- * The page at `request.url` as HTML with its state, or null when the browser should render it
- * (pages behind sign-in, redirects, errors such as an unknown brand's 404).
+ * The page at `request.url` as HTML with its state; only a status when the browser should
+ * render it (errors, such as an unknown brand's 404: their boundaries cannot be hydrated from
+ * JSON); null for pages behind sign-in and redirects, which the browser's router handles.
  */
 export const renderPage: PageRenderer = async (request, fetchApi) => {
   if (!isServerRendered(new URL(request.url))) return null;
@@ -25,7 +26,9 @@ export const renderPage: PageRenderer = async (request, fetchApi) => {
   const queryClient = createQueryClient();
   const handler = createStaticHandler(createRoutes(queryClient));
   const context = await handler.query(request);
-  if (context instanceof Response || context.errors) return null;
+  if (context instanceof Response) return null;
+  if (context.errors) return { status: context.statusCode, root: null };
+  const notFound = context.matches.at(-1)?.route.path === CATCH_ALL;
 
   const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(
@@ -42,7 +45,7 @@ export const renderPage: PageRenderer = async (request, fetchApi) => {
   });
   queryClient.clear();
   return {
-    status: context.statusCode,
+    status: notFound ? 404 : context.statusCode,
     root: `<div id="root">${html}</div><script type="application/json" id="${SSR_STATE_ID}">${state}</script>`,
   };
 };

@@ -3,8 +3,11 @@
  * (dist/ssr/entry-server.js, decision 016): the server never imports client code.
  */
 
-/** `root` replaces the shell's empty `<div id="root"></div>`: the page, then its state. */
-export type RenderedPage = { status: number; root: string };
+/**
+ * `root` replaces the shell's empty `<div id="root"></div>`: the page, then its state. A null
+ * `root` means the shell, which the browser renders, answered with `status`.
+ */
+export type RenderedPage = { status: number; root: string | null };
 
 /**
  * The page at `request.url`, or null when the browser should render it. `fetchApi` answers the

@@ -64,8 +64,13 @@ test.describe('category pages', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
-  test('an unknown category code is the 404 page', async ({ page }) => {
-    await page.goto('/category/09');
+  test('an unknown category code is the 404 page, answered with status 404', async ({
+    page,
+    consoleErrors,
+  }) => {
+    consoleErrors.allow(/status of 404/); // Chromium logs the page's own 404
+    const response = await page.goto('/category/09');
+    expect(response?.status()).toBe(404);
     await expect(page.getByText("Sorry, we couldn't find this page.")).toBeVisible();
   });
 
@@ -129,10 +134,13 @@ test.describe('blog', () => {
 test.describe('not found', () => {
   test('an unknown page shows the 404 page whose button signs out and goes home', async ({
     page,
+    consoleErrors,
   }) => {
     await page.goto('/');
     await page.evaluate(() => localStorage.setItem('accessToken', 'token-from-an-earlier-session'));
-    await page.goto('/this/page/does-not-exist');
+    consoleErrors.allow(/status of 404/); // Chromium logs the page's own 404
+    const response = await page.goto('/this/page/does-not-exist');
+    expect(response?.status()).toBe(404);
     await expect(page.getByText("Sorry, we couldn't find this page.")).toBeVisible();
 
     await page.getByRole('button', { name: 'Back to homepage' }).click();

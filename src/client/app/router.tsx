@@ -10,6 +10,7 @@ import { adminLoader, dashboardLoader, sellerLoader } from './guards';
 import { PageFallback, RootLayout } from './layouts/root-layout';
 import { NotFound } from './routes/not-found';
 import { RootError } from './routes/route-error';
+import { CATCH_ALL } from './server-rendering';
 
 /** A page whose code loads when first visited (and gives up after the spec's 120 s). */
 const lazyPage = (
@@ -119,7 +120,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             ),
           ],
         },
-        { path: '*', Component: NotFound },
+        { path: CATCH_ALL, Component: NotFound },
       ],
     },
   ];

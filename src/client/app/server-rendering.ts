@@ -5,13 +5,16 @@
 import type { DehydratedState } from '@tanstack/react-query';
 import { matchPath, matchRoutes, type RouteObject } from 'react-router';
 
-/** The public pages, which look the same to everyone until the session is known. */
-const SERVER_RENDERED = ['/', '/category/:id', '/blog', '/signin', '/signup', '/signup/:role'];
+/** The path of the catch-all route, the 404 page (router.tsx). */
+export const CATCH_ALL = '*';
 
-/** Coming back from Google finishes the sign-in in the browser, which holds the session. */
+/**
+ * Every page but the dashboard's, which need the session (only the browser has it): the
+ * public pages look the same to everyone, and so does the 404 page. Coming back from Google
+ * (`?social=`) finishes the sign-in in the browser too.
+ */
 export const isServerRendered = (url: URL): boolean =>
-  SERVER_RENDERED.some((pattern) => matchPath(pattern, url.pathname)) &&
-  !url.searchParams.has('social');
+  !matchPath({ path: '/dashboard', end: false }, url.pathname) && !url.searchParams.has('social');
 
 export type ServerState = {
   router: { loaderData: Record<string, unknown>; actionData: Record<string, unknown> | null };

@@ -56,8 +56,8 @@ export default fp(async function client(
     reply.header('cache-control', 'no-cache');
     const page = renderPage
       ? await app.publicPages.get(request.url, () => renderPage(request))
-      : null;
-    if (!page) return reply.sendFile('index.html', opts.clientDir);
+      : SHELL;
+    if (!page.bodies) return reply.code(page.status).sendFile('index.html', opts.clientDir);
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
     return reply
@@ -123,14 +123,18 @@ async function pageRenderer(app: FastifyInstance, clientDir: string) {
         new Request(new URL(request.url, 'http://localhost')),
         fetchApi,
       );
-      if (!page) return null;
+      if (!page) return SHELL;
+      if (page.root === null) return { status: page.status, bodies: null };
       return { status: page.status, bodies: await encode(`${head}${page.root}${tail}`) };
     } catch (err) {
       request.log.error({ err }, 'server rendering failed; sending the client shell');
-      return null;
+      return SHELL;
     }
   };
 }
+
+/** The client's shell: the browser renders the page. */
+const SHELL: PublicPage = { status: 200, bodies: null };
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -139,7 +143,7 @@ const gzipped = promisify(gzip);
  * A rendered page compressed once, when it is rendered (pages are kept a second and sent many
  * times): brotli at a quality that takes about a millisecond, gzip for older clients.
  */
-async function encode(html: string): Promise<NonNullable<PublicPage>['bodies']> {
+async function encode(html: string): Promise<NonNullable<PublicPage['bodies']>> {
   const identity = Buffer.from(html);
   const [br, gz] = await Promise.all([
     brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),

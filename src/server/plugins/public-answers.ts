@@ -65,11 +65,14 @@ export class AnswerCache<T> {
 /** An encoded answer and the cursor of the page after it. */
 export type PublicAnswer = { body: string; nextCursor: string | null };
 
-/** A server-rendered page (decision 016) in each encoding, or null for a page the browser renders. */
+/**
+ * A server-rendered page (decision 016) in each encoding; `bodies` is null for a page the
+ * browser renders from the shell, answered with `status`.
+ */
 export type PublicPage = {
   status: number;
-  bodies: Record<'br' | 'gzip' | 'identity', Buffer>;
-} | null;
+  bodies: Record<'br' | 'gzip' | 'identity', Buffer> | null;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
