@@ -1,9 +1,9 @@
 /**
- * The server's renderer of the public pages (built by Vite's SSR build into dist/ssr and loaded
- * by the server's client plugin). The same routes and loaders as the browser, data from the
- * server's own API through `fetchApi`; the browser hydrates the HTML (main.tsx).
+ * The server's renderer of every page but the dashboard's (Vite's SSR build makes it
+ * dist/ssr/entry-server.js; the server's client plugin loads it). The same routes and loaders
+ * as the browser, data from the server's own API through `fetchApi`; the browser hydrates the
+ * HTML (main.tsx).
  */
-
 import { type PageRenderer, SSR_STATE_ID } from '@shared/page-rendering';
 import { dehydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';

@@ -1,5 +1,5 @@
 import { SSR_STATE_ID } from '@shared/page-rendering';
-import { hydrate, type QueryClient } from '@tanstack/react-query';
+import { hydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
@@ -23,27 +23,35 @@ const serverState = stateScript
   : undefined;
 
 const routes = createRoutes(queryClient);
-if (serverState) {
-  hydrate(queryClient, serverState.queries);
-  await resolveLazyRoutes(routes, location.pathname);
-}
+/**
+ * Hydrate when the page's route code has loaded. If it cannot load (a network fault, a deploy
+ * that removed the chunk), render afresh instead: the router tries again and shows its error
+ * page, which offers a reload, rather than leaving a page that looks alive and is not.
+ */
+const hydrating =
+  serverState !== undefined &&
+  (await resolveLazyRoutes(routes, location.pathname).then(
+    () => true,
+    () => false,
+  ));
+if (hydrating) hydrate(queryClient, serverState.queries);
 const router = createBrowserRouter(
   routes,
-  serverState ? { hydrationData: serverState.router } : undefined,
+  hydrating ? { hydrationData: serverState.router } : undefined,
 );
 void session.start();
 setSessionExpiredHandler(() => {
   void router.navigate(signInPathFrom(`${location.pathname}${location.search}`));
 });
 
-const app = (client: QueryClient) => (
+const app = (
   <StrictMode>
-    <Providers queryClient={client}>
+    <Providers queryClient={queryClient}>
       <RouterProvider router={router} />
     </Providers>
   </StrictMode>
 );
-if (serverState) hydrateRoot(root, app(queryClient));
-else createRoot(root).render(app(queryClient));
+if (hydrating) hydrateRoot(root, app);
+else createRoot(root).render(app);
 
 if (import.meta.env.PROD) void reportWebVitals();
