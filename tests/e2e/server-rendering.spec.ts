@@ -66,3 +66,14 @@ test('what a seller writes stays text: it cannot end the state script', async ({
   // Hydrated from that state: the page is interactive.
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
 });
+
+test('a rendered page whose code cannot load offers a reload instead of pretending to work', async ({
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.allow(/Failed to load resource|Failed to fetch dynamically imported module/);
+  await page.route(/\/assets\/blog-[\w-]+\.js$/, (route) => route.abort());
+  await page.goto('/blog');
+  await expect(page.getByRole('button', { name: 'Reload' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /could not be loaded/ })).toBeVisible();
+});
