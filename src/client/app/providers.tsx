@@ -1,6 +1,7 @@
+import { useHydrated } from '@client/lib/use-hydrated';
 import { TOAST_GUTTER_PX } from '@shared/constants';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 
 /**
  * Loaded after the first paint: no page shows a toast before it is interactive, and toasts
@@ -18,16 +19,15 @@ export function Providers({
   queryClient: QueryClient;
   children: ReactNode;
 }) {
-  const [mounted, setMounted] = useState(false);
+  const hydrated = useHydrated();
   useEffect(() => {
-    setMounted(true);
     // Buttons take clicks from now on (styles.css).
     document.documentElement.dataset.hydrated = '';
   }, []);
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      {mounted && (
+      {hydrated && (
         <Suspense fallback={null}>
           <Toaster gutter={TOAST_GUTTER_PX} />
         </Suspense>
