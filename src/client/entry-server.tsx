@@ -15,18 +15,21 @@ import { CATCH_ALL, isServerRendered, serializeState } from './app/server-render
 import { setApiFetch } from './lib/api-client';
 import { createQueryClient } from './lib/query-client';
 
+/** The browser renders it: pages behind sign-in, and redirects, which its router follows. */
+const SHELL = { status: 200, root: null };
+
 /**
  * The page at `request.url` as HTML with its state; only a status when the browser should
  * render it (errors, such as an unknown brand's 404: their boundaries cannot be hydrated from
- * JSON); null for pages behind sign-in and redirects, which the browser's router handles.
+ * JSON); the shell for pages behind sign-in and redirects.
  */
 export const renderPage: PageRenderer = async (request, fetchApi) => {
-  if (!isServerRendered(new URL(request.url))) return null;
+  if (!isServerRendered(new URL(request.url))) return SHELL;
   setApiFetch(fetchApi);
   const queryClient = createQueryClient();
   const handler = createStaticHandler(createRoutes(queryClient));
   const context = await handler.query(request);
-  if (context instanceof Response) return null;
+  if (context instanceof Response) return SHELL;
   if (context.errors) return { status: context.statusCode, root: null };
   const notFound = context.matches.at(-1)?.route.path === CATCH_ALL;
 

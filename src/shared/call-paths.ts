@@ -1,7 +1,7 @@
 /**
- * Where each call of \`api.ts\` lives, without its schemas: the browser builds URLs from this
+ * Where each call of `api.ts` lives, without its schemas: the browser builds URLs from this
  * module alone, so a first visit does not download zod and every call's schema (see
- * docs/decisions/014-performance-bench.md). \`calls\` in \`api.ts\` takes its paths from here.
+ * docs/decisions/014-performance-bench.md). `calls` in `api.ts` takes its paths from here.
  */
 
 export const API_BASE = '/api';
@@ -40,7 +40,7 @@ export const callPaths = {
 
 export type CallName = keyof typeof callPaths;
 
-/** Builds the path of a call, e.g. \`apiPath('/category/:id', { id: '01' })\` → \`/api/category/01\`. */
+/** Builds the path of a call, e.g. `apiPath('/category/:id', { id: '01' })` → `/api/category/01`. */
 export function apiPath(path: string, params: Record<string, string> = {}): string {
   return (
     API_BASE +

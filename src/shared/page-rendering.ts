@@ -10,13 +10,10 @@
 export type RenderedPage = { status: number; root: string | null };
 
 /**
- * The page at `request.url`, or null when the browser should render it. `fetchApi` answers the
- * renderer's API calls (the server routes them to itself).
+ * The page at `request.url`. `fetchApi` answers the renderer's API calls (the server routes
+ * them to itself).
  */
-export type PageRenderer = (
-  request: Request,
-  fetchApi: typeof fetch,
-) => Promise<RenderedPage | null>;
+export type PageRenderer = (request: Request, fetchApi: typeof fetch) => Promise<RenderedPage>;
 
 /** The `<script type="application/json">` that carries a rendered page's state. */
 export const SSR_STATE_ID = 'ssr-state';

@@ -123,7 +123,6 @@ async function pageRenderer(app: FastifyInstance, clientDir: string) {
         new Request(new URL(request.url, 'http://localhost')),
         fetchApi,
       );
-      if (!page) return SHELL;
       if (page.root === null) return { status: page.status, bodies: null };
       return { status: page.status, bodies: await encode(`${head}${page.root}${tail}`) };
     } catch (err) {

@@ -92,13 +92,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const mayWrite = (request: FastifyRequest) =>
   !SAFE_METHODS.has(request.method) || request.url.startsWith(AUTH_BASE_PATH);
 
-export default fp(async function publicAnswers(
-  app: FastifyInstance,
-  opts: Partial<AnswerCacheOptions>,
-) {
-  const answers = new AnswerCache<PublicAnswer>({ ttlMs: 1000, maxEntries: 1000, ...opts });
+export default fp(async function publicAnswers(app: FastifyInstance, { ttlMs }: { ttlMs: number }) {
+  const answers = new AnswerCache<PublicAnswer>({ ttlMs, maxEntries: 1000 });
   // Pages weigh up to about 40 KB each, so fewer are kept.
-  const pages = new AnswerCache<PublicPage>({ ttlMs: 1000, maxEntries: 200, ...opts });
+  const pages = new AnswerCache<PublicPage>({ ttlMs, maxEntries: 200 });
   app.decorate('publicAnswers', answers);
   app.decorate('publicPages', pages);
   // onSend runs after the handler has committed and before the client hears of it.

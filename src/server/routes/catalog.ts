@@ -11,8 +11,8 @@ import { setNextLink } from './next-link';
 /**
  * Answers from the public-answer cache (decision 015), keyed by the route and its parsed params
  * and query, all an answer depends on (unknown query keys are dropped by parsing, so they do not
- * make new entries). On a miss, `read` runs and its items go
- * through the route's response schema, as any answer does; a hit sends those same bytes.
+ * make new entries). On a miss, `read` runs and its items go through the route's response
+ * schema, as any answer does; a hit sends those same bytes.
  */
 async function sendPublic(
   request: FastifyRequest,
