@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../src/server/db/client';
-import { freePort, spawnOwned, startAppServer, stopChild, waitForHttp } from './lib/app-server';
+import { freePort, spawnOwned, stopChild, waitForHttp, withAppServer } from './lib/app-server';
 import type { Canned } from './lib/bare-server';
 import { type LoadResult, runLoad } from './lib/load';
 import type { Figure } from './lib/report';
@@ -74,27 +74,17 @@ async function measureApp(kind: AppRun['kind'], databaseUrl?: string): Promise<A
     );
     await seedScale(database.db, LOAD_PRODUCTS);
     await database.close();
-    const server = await startAppServer({ dataDir, databaseUrl, seedDemo: false });
-    let measured: Omit<AppRun, 'uncached'>;
-    try {
-      const app = await measureEndpoints(server.origin);
-      const ceiling = await measureCeiling(server.origin);
-      measured = { kind, app, ceiling };
-    } finally {
-      await server.stop();
-    }
+    const server = { dataDir, databaseUrl, seedDemo: false };
+    const [app, ceiling] = await withAppServer(server, async (origin) => [
+      await measureEndpoints(origin),
+      await measureCeiling(origin),
+    ]);
     // For context: every request reading the database (decision 015 turned off).
-    const uncachedServer = await startAppServer({
-      dataDir,
-      databaseUrl,
-      seedDemo: false,
-      env: { PUBLIC_CACHE_MS: '0' },
-    });
-    try {
-      return { ...measured, uncached: await measureEndpoints(uncachedServer.origin) };
-    } finally {
-      await uncachedServer.stop();
-    }
+    const uncached = await withAppServer(
+      { ...server, env: { PUBLIC_CACHE_MS: '0' } },
+      measureEndpoints,
+    );
+    return { kind, app, ceiling, uncached };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

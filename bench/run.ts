@@ -3,7 +3,6 @@
  * load, the scale curve and the image pipeline; writes bench/results/latest.{md,json} and prints
  * each figure next to its target. A benchmark, not a test: it never fails on a missed target.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildClient } from '../scripts/client-build';
@@ -11,7 +10,7 @@ import { ensureChromium } from '../tests/e2e/chromium';
 import { benchApiLoad } from './api-load';
 import { budgetFigures } from './budgets';
 import { benchImages } from './images';
-import { ROOT, startAppServer } from './lib/app-server';
+import { ROOT, withAppServer } from './lib/app-server';
 import { createDatabase, startPostgres } from './lib/postgres';
 import { type Figure, type Report, summaryOf, writeReport } from './lib/report';
 import { benchLighthouse } from './lighthouse';
@@ -42,14 +41,9 @@ figures.push(...budgetFigures(CLIENT_DIR));
 // Debian's Chromium as `npm test` finds or installs it; else the one Playwright installed.
 const chromium = ensureChromium() ?? (await import('@playwright/test')).chromium.executablePath();
 await step('Lighthouse', async () => {
-  const dataDir = mkdtempSync('/tmp/phone-market-bench-demo.');
-  const server = await startAppServer({ dataDir, seedDemo: true });
-  try {
-    figures.push(...(await benchLighthouse(server.origin, chromium)));
-  } finally {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  figures.push(
+    ...(await withAppServer({ seedDemo: true }, (origin) => benchLighthouse(origin, chromium))),
+  );
 });
 
 const postgres = startPostgres();

@@ -3,9 +3,8 @@
  * 1,000,000 products on PostgreSQL. One server stays up while the seeder tops the catalog up;
  * it reuses no answers (PUBLIC_CACHE_MS=0), so every request runs the query the curve is about.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { openDatabase } from '../src/server/db/client';
-import { startAppServer } from './lib/app-server';
+import { withAppServer } from './lib/app-server';
 import { sequentialLatency } from './lib/load';
 import type { Figure } from './lib/report';
 import { seedScale } from './scale-seed';
@@ -27,38 +26,34 @@ export async function benchScaleCurve(databaseUrl: string | undefined): Promise<
       },
     ];
   }
-  const dataDir = mkdtempSync('/tmp/phone-market-bench-scale.');
   const database = await openDatabase({ url: databaseUrl });
-  const server = await startAppServer({
-    dataDir,
-    databaseUrl,
-    seedDemo: false,
-    env: { PUBLIC_CACHE_MS: '0' },
-  });
   const p50s: number[] = [];
   const figures: Figure[] = [];
   try {
-    for (const step of SCALE_STEPS) {
-      const started = Date.now();
-      await seedScale(database.db, step);
-      const seedSeconds = (Date.now() - started) / 1000;
-      const url = `${server.origin}${URL_PATH}`;
-      await sequentialLatency(url, 100);
-      // One connection: the latency a lone visitor sees, not queueing behind others.
-      const result = await sequentialLatency(url, 1_000);
-      p50s.push(result.p50);
-      figures.push({
-        section: SECTION,
-        name: `p50 at ${step.toLocaleString('en-US')} products`,
-        value: result.p50,
-        unit: 'ms',
-        note: `p99 ${result.p99.toFixed(2)} ms; catalog topped up in ${seedSeconds.toFixed(1)} s`,
-      });
-    }
+    await withAppServer(
+      { databaseUrl, seedDemo: false, env: { PUBLIC_CACHE_MS: '0' } },
+      async (origin) => {
+        for (const step of SCALE_STEPS) {
+          const started = Date.now();
+          await seedScale(database.db, step);
+          const seedSeconds = (Date.now() - started) / 1000;
+          const url = `${origin}${URL_PATH}`;
+          await sequentialLatency(url, 100);
+          // One connection: the latency a lone visitor sees, not queueing behind others.
+          const result = await sequentialLatency(url, 1_000);
+          p50s.push(result.p50);
+          figures.push({
+            section: SECTION,
+            name: `p50 at ${step.toLocaleString('en-US')} products`,
+            value: result.p50,
+            unit: 'ms',
+            note: `p99 ${result.p99.toFixed(2)} ms; catalog topped up in ${seedSeconds.toFixed(1)} s`,
+          });
+        }
+      },
+    );
   } finally {
-    await server.stop();
     await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
   const first = p50s[0] ?? 0;
   const last = p50s.at(-1) ?? 0;

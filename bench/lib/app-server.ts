@@ -1,10 +1,9 @@
 /** The real server as a child process the bench owns, and the bench's other children. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { freePort, ROOT, startServer } from '../../scripts/lib/server-process';
 
 export { freePort, ROOT };
-
-export type RunningServer = { origin: string; stop: () => Promise<void> };
 
 export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -48,28 +47,36 @@ export function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts the server on `dataDir` (and PostgreSQL when `databaseUrl` is given), through the same
- * helper as the soak and the crash test. Request logs are off (LOG_LEVEL=warn): the bench
- * measures the app, not the terminal it would print to.
+ * Runs `work` against the server, started on `dataDir` (a temporary one, removed after, when not
+ * given) and on PostgreSQL when `databaseUrl` is given, through the same helper as the soak and
+ * the crash test; the server stops however `work` ends. Request logs are off (LOG_LEVEL=warn):
+ * the bench measures the app, not the terminal it would print to.
  */
-export async function startAppServer(options: {
-  dataDir: string;
-  databaseUrl?: string;
-  seedDemo: boolean;
-  /** Extra variables, e.g. `PUBLIC_CACHE_MS: '0'` to measure the database path. */
-  env?: Record<string, string>;
-}): Promise<RunningServer> {
-  const server = await startServer({
-    dataDir: options.dataDir,
-    databaseUrl: options.databaseUrl,
-    env: { SEED_DEMO: options.seedDemo ? '1' : '0', ...options.env },
-    startTimeoutMs: 120_000,
-  });
-  own(server.child);
-  return {
-    origin: server.url,
-    stop: async () => {
+export async function withAppServer<T>(
+  options: {
+    dataDir?: string;
+    databaseUrl?: string;
+    seedDemo: boolean;
+    /** Extra variables, e.g. `PUBLIC_CACHE_MS: '0'` to measure the database path. */
+    env?: Record<string, string>;
+  },
+  work: (origin: string) => Promise<T>,
+): Promise<T> {
+  const dataDir = options.dataDir ?? mkdtempSync('/tmp/phone-market-bench-server.');
+  try {
+    const server = await startServer({
+      dataDir,
+      databaseUrl: options.databaseUrl,
+      env: { SEED_DEMO: options.seedDemo ? '1' : '0', ...options.env },
+      startTimeoutMs: 120_000,
+    });
+    own(server.child);
+    try {
+      return await work(server.url);
+    } finally {
       await server.stop();
-    },
-  };
+    }
+  } finally {
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
 }
