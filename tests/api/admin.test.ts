@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments, products, users, wishListItems } from '../../src/server/db/schema';
-import { createAccount, signIn } from '../helpers/accounts';
+import { type Account, createAccount, signIn } from '../helpers/accounts';
 import { createProduct, orderValues } from '../helpers/factories';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const ADMIN = 'admin-one@test.example';
 const OTHER_ADMIN = 'admin-two@test.example';
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof createAccount>>;
+let admin: Account;
 
 beforeAll(async () => {
   t = await buildTestApp({ ADMIN_EMAILS: `${ADMIN},${OTHER_ADMIN}` });

@@ -2,11 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, users } from '../../src/server/db/schema';
 import { orderSchema, wishListItemSchema } from '../../src/shared/entities';
-import { createAccount } from '../helpers/accounts';
+import { type Account, createAccount } from '../helpers/accounts';
 import { createProduct } from '../helpers/factories';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
-type Account = Awaited<ReturnType<typeof createAccount>>;
 let t: TestApp;
 let seller: Account;
 let buyer: Account;

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, paymentIntents, payments, products } from '../../src/server/db/schema';
-import { createAccount } from '../helpers/accounts';
-import { type Account, buyingCalls, PRICE_CENTS } from '../helpers/buying';
+import { type Account, createAccount } from '../helpers/accounts';
+import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp;

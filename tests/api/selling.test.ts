@@ -5,15 +5,15 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advertisements, orders, products, wishListItems } from '../../src/server/db/schema';
 import { productSchema } from '../../src/shared/entities';
-import { createAccount } from '../helpers/accounts';
+import { type Account, createAccount } from '../helpers/accounts';
 import { uploadPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const ADMIN = 'selling-admin@test.example';
 let t: TestApp;
-let seller: Awaited<ReturnType<typeof createAccount>>;
-let otherSeller: Awaited<ReturnType<typeof createAccount>>;
-let buyer: Awaited<ReturnType<typeof createAccount>>;
+let seller: Account;
+let otherSeller: Account;
+let buyer: Account;
 
 beforeAll(async () => {
   t = await buildTestApp({ ADMIN_EMAILS: ADMIN });

@@ -7,8 +7,8 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config';
 import { orders, payments, products } from '../../src/server/db/schema';
-import { createAccount } from '../helpers/accounts';
-import { type Account, buyingCalls, PRICE_CENTS } from '../helpers/buying';
+import { type Account, createAccount } from '../helpers/accounts';
+import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
 import { startStripeDouble } from '../helpers/stripe-double';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 

@@ -64,3 +64,6 @@ export async function createAccount(
   const token = await tokenFor(app, account.cookie, email);
   return { ...account, token, bearer: { authorization: `bearer ${token}` } };
 }
+
+/** A signed-up account with its identity cookie and access token, as `createAccount` makes it. */
+export type Account = Awaited<ReturnType<typeof createAccount>>;

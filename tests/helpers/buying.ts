@@ -2,11 +2,10 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { orders, users } from '../../src/server/db/schema';
-import type { createAccount } from './accounts';
+import type { Account } from './accounts';
 import { createProduct } from './factories';
 import type { TestApp } from './test-app';
 
-export type Account = Awaited<ReturnType<typeof createAccount>>;
 export const PRICE_CENTS = 45_050;
 
 /** Reads the app and the seller when a call runs, so a file can make them in `beforeAll`. */

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokens } from '../../../src/server/auth/access-tokens';
 import { orders, users, wishListItems } from '../../../src/server/db/schema';
 import {
+  type Account,
   cookieOf,
   createAccount,
   GOOD_PASSWORD,
@@ -20,7 +21,6 @@ import {
   signIn,
   uniqueEmail,
 } from '../../helpers/accounts';
-import type { Account } from '../../helpers/buying';
 import { createProduct, createSeller, orderValues } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
 import { multipartFile, uploadPhoto } from '../../helpers/multipart';

@@ -6,13 +6,14 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type Account,
   cookieOf,
   createAccount,
   GOOD_PASSWORD,
   signIn,
   uniqueEmail,
 } from '../../helpers/accounts';
-import { type Account, buyingCalls } from '../../helpers/buying';
+import { buyingCalls } from '../../helpers/buying';
 import { uploadPhoto } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 

@@ -9,8 +9,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentIntents } from '../../../src/server/db/schema';
-import { createAccount, SAME_SITE } from '../../helpers/accounts';
-import { type Account, buyingCalls } from '../../helpers/buying';
+import { type Account, createAccount, SAME_SITE } from '../../helpers/accounts';
+import { buyingCalls } from '../../helpers/buying';
 import { uploadPhoto } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 

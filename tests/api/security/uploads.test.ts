@@ -8,8 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../helpers/accounts';
-import type { Account } from '../../helpers/buying';
+import { type Account, createAccount } from '../../helpers/accounts';
 import { multipartFile, uploadPhoto } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 
