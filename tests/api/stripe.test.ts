@@ -2,6 +2,7 @@
  * Stripe as the card provider, tested at its boundary: Stripe's SDK talks to a local double that
  * answers as Stripe's API documents, and webhook calls are signed with the SDK's test helper.
  */
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { ConfigError, loadConfig } from '../../src/server/config';
 import { orders, payments, products } from '../../src/server/db/schema';
 import { type Account, createAccount } from '../helpers/accounts';
 import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
+import { fingerprint } from '../helpers/fingerprint';
 import { startStripeDouble } from '../helpers/stripe-double';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -248,6 +250,161 @@ describe("Stripe's webhook", () => {
     );
     expect(refundCall?.idempotencyKey).toBe(`refund-${loser}`);
   });
+});
+
+/** An intent a signed event says succeeded but Stripe, asked, does not vouch for. */
+type Untrusted = {
+  intentId: string;
+  /** What a lying event's object claims: a success for this order at its price. */
+  claimedOrderId: string;
+  /** Orders that must stay unpaid, their phones for sale. */
+  untouched: { order: typeof orders.$inferSelect; productId: string }[];
+  /** The record call that would take the intent for an order of the caller's own. */
+  recorder: { buyer: Account; orderId: string };
+};
+
+const untrusted: [string, () => Promise<Untrusted>][] = [
+  [
+    'is still requires_payment_method at Stripe',
+    async () => {
+      const { buyer, order, product, intentId } = await orderWithIntent();
+      return {
+        intentId,
+        claimedOrderId: order.id,
+        untouched: [{ order, productId: product.id }],
+        recorder: { buyer, orderId: order.id },
+      };
+    },
+  ],
+  [
+    "was charged another amount than the order's price",
+    async () => {
+      const { buyer, order, product, intentId } = await orderWithIntent();
+      await stripe.update(intentId, { amount: '100' });
+      expect((await stripe.confirm(intentId)).status).toBe(200);
+      return {
+        intentId,
+        claimedOrderId: order.id,
+        untouched: [{ order, productId: product.id }],
+        recorder: { buyer, orderId: order.id },
+      };
+    },
+  ],
+  [
+    "names in its metadata another buyer's order",
+    async () => {
+      const a = await orderWithIntent();
+      const b = await orderWithIntent();
+      await stripe.update(a.intentId, { 'metadata[orderId]': b.order.id });
+      expect((await stripe.confirm(a.intentId)).status).toBe(200);
+      return {
+        intentId: a.intentId,
+        claimedOrderId: b.order.id,
+        untouched: [
+          { order: a.order, productId: a.product.id },
+          { order: b.order, productId: b.product.id },
+        ],
+        // B's own order, which the metadata now names: B never paid for it.
+        recorder: { buyer: b.buyer, orderId: b.order.id },
+      };
+    },
+  ],
+  [
+    'was refunded before anything recorded it',
+    async () => {
+      const { buyer, order, product, intentId } = await orderWithIntent();
+      expect((await stripe.confirm(intentId)).status).toBe(200);
+      await stripe.refund(intentId);
+      return {
+        intentId,
+        claimedOrderId: order.id,
+        untouched: [{ order, productId: product.id }],
+        recorder: { buyer, orderId: order.id },
+      };
+    },
+  ],
+  [
+    'is unknown to Stripe',
+    async () => {
+      const { buyer, order, product } = await orderWithIntent();
+      return {
+        intentId: `pi_${randomBytes(12).toString('hex')}`,
+        claimedOrderId: order.id,
+        untouched: [{ order, productId: product.id }],
+        recorder: { buyer, orderId: order.id },
+      };
+    },
+  ],
+];
+
+/** What is there before a call: every table's digest, and how many calls Stripe has had. */
+const stateNow = async () => ({
+  tables: await fingerprint(t.database.db),
+  stripeCalls: stripe.requests.length,
+});
+
+/** Proves an untrusted intent changed nothing since `before`: no table, order, phone or refund. */
+async function expectNothingChanged(
+  before: Awaited<ReturnType<typeof stateNow>>,
+  { intentId, untouched }: Untrusted,
+) {
+  expect(await fingerprint(t.database.db)).toEqual(before.tables);
+  for (const { order, productId } of untouched) {
+    expect((await orderRow(order.id))?.status).toBe('unpaid');
+    const [p] = await t.database.db.select().from(products).where(eq(products.id, productId));
+    expect(p?.status).toBe('available');
+  }
+  expect(
+    await t.database.db.select().from(payments).where(eq(payments.transactionId, intentId)),
+  ).toEqual([]);
+  const since = stripe.requests.slice(before.stripeCalls);
+  expect(since.filter((r) => r.path === '/v1/refunds')).toEqual([]);
+  // Only Stripe's own answer counted: the intent was asked for by its id.
+  expect(
+    since.some((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intentId}`),
+  ).toBe(true);
+}
+
+describe('an intent Stripe does not vouch for', () => {
+  it.each(untrusted)(
+    'a signed payment_intent.succeeded for an intent that %s is acknowledged and changes nothing',
+    async (_, make) => {
+      const made = await make();
+      // The event's own object claims all is well: only Stripe's answer to our retrieve counts.
+      const payload = JSON.stringify({
+        id: `evt_${made.intentId}`,
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        data: {
+          object: {
+            id: made.intentId,
+            object: 'payment_intent',
+            status: 'succeeded',
+            amount: PRICE_CENTS,
+            currency: 'usd',
+            metadata: { orderId: made.claimedOrderId },
+          },
+        },
+      });
+      const before = await stateNow();
+      const res = await webhook(payload, signed(payload));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ received: true });
+      await expectNothingChanged(before, made);
+    },
+  );
+
+  it.each(untrusted)(
+    'POST /payment of an intent that %s is refused by the same rule and changes nothing',
+    async (_, make) => {
+      const made = await make();
+      const before = await stateNow();
+      const res = await recordCall(made.recorder.buyer, made.intentId, made.recorder.orderId);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/^transactionId: /);
+      await expectNothingChanged(before, made);
+    },
+  );
 });
 
 describe('Stripe settings', () => {

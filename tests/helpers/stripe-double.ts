@@ -1,7 +1,7 @@
 /**
  * A local stand-in for the part of Stripe's API we use, answering as its reference documents:
- * PaymentIntents (create, retrieve with `expand[]=latest_charge`, confirm with a test payment
- * method), refunds, bearer-key authentication and `{ error: { type, code, message } }` errors.
+ * PaymentIntents (create, retrieve with `expand[]=latest_charge`, update, confirm with a test
+ * payment method), refunds, bearer-key authentication and `{ error: { type, code, message } }` errors.
  * Confirming stands for what Stripe.js does in the buyer's browser.
  */
 import { randomBytes } from 'node:crypto';
@@ -134,6 +134,22 @@ export async function startStripeDouble(secretKey: string) {
         return invalid(res, 404, 'resource_missing', `No such payment_intent: '${objectId}'`);
       }
       if (req.method === 'GET' && !action) return send(res, 200, view(intent, expand));
+      if (req.method === 'POST' && !action) {
+        // Update: the amount while unpaid; metadata keys merge into what is there.
+        if (form.amount !== undefined && intent.status === 'succeeded') {
+          return invalid(
+            res,
+            400,
+            'payment_intent_unexpected_state',
+            'You cannot update the amount of a PaymentIntent that has succeeded.',
+          );
+        }
+        if (form.amount !== undefined) intent.amount = Number(form.amount);
+        for (const [k, v] of Object.entries(form)) {
+          if (k.startsWith('metadata[')) intent.metadata[k.slice('metadata['.length, -1)] = v;
+        }
+        return send(res, 200, view(intent, expand));
+      }
       if (req.method === 'POST' && action === 'confirm') {
         if (intent.status === 'succeeded') {
           return invalid(
@@ -193,6 +209,17 @@ export async function startStripeDouble(secretKey: string) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const postWithKey = async (path: string, form: Record<string, string>) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${secretKey}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams(form),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     intents,
@@ -201,6 +228,14 @@ export async function startStripeDouble(secretKey: string) {
     setFailing: (value: boolean) => {
       failing = value;
     },
+    /**
+     * Stripe's update call made with our secret key, as the dashboard or another integration on
+     * the same account could: `{ amount: '100' }`, `{ 'metadata[orderId]': '…' }`.
+     */
+    update: (intentId: string, form: Record<string, string>) =>
+      postWithKey(`/v1/payment_intents/${intentId}`, form),
+    /** A whole refund made with our secret key, as the dashboard's Refund button does. */
+    refund: (intentId: string) => postWithKey('/v1/refunds', { payment_intent: intentId }),
     /** What Stripe.js does in the browser when the buyer presses Pay. */
     async confirm(intentId: string, paymentMethod = 'pm_card_visa') {
       const res = await fetch(`http://127.0.0.1:${port}/v1/payment_intents/${intentId}/confirm`, {

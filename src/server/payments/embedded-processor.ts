@@ -86,6 +86,7 @@ const toIntent = (row: typeof paymentIntents.$inferSelect): PaymentIntent => ({
   amountCents: row.amountCents,
   currency: row.currency,
   status: row.status,
+  buyerEmail: row.email,
 });
 
 export class EmbeddedPaymentProvider implements PaymentProvider {

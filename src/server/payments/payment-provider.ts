@@ -7,6 +7,11 @@ export type PaymentIntent = {
   amountCents: number;
   currency: string;
   status: PaymentIntentStatus;
+  /**
+   * Whom the intent was made for (the order's e-mail), as the provider keeps it: out of reach of
+   * the buyer's browser, which holds the client secret. Null when the provider has none.
+   */
+  buyerEmail: string | null;
 };
 
 export interface PaymentProvider {

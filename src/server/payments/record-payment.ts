@@ -1,7 +1,11 @@
 /**
- * Records a payment the provider confirmed, exactly once: in one transaction that locks the
- * phone's row, the order becomes paid and the phone sold. If the phone was sold a moment
- * earlier to someone else, the provider refunds this buyer.
+ * Records a payment the provider vouches for, exactly once: in one transaction that locks the
+ * order's and the phone's rows, the order becomes paid and the phone sold. If the phone was sold
+ * a moment earlier to someone else, the provider refunds this buyer.
+ *
+ * The one rule for trusting a payment, whoever reports it (the buyer's record call, the embedded
+ * processor's confirmation, Stripe's webhook): only the provider's own answer for the intent's
+ * id counts, never what a caller or an event says about it.
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -14,17 +18,50 @@ export class SoldMeanwhileError extends Error {
   }
 }
 
+/** The provider does not vouch for the intent as payment of the order; nothing was changed. */
+export class PaymentRefusedError extends Error {}
+
+const NOT_THIS_ORDER = 'no payment for this order and amount';
+
+/**
+ * Why the provider's intent is not payment of `order` (the order its metadata names, locked;
+ * undefined when there is none any more), or null when it is: it succeeded, for `forOrderId`
+ * when a caller names the order, in dollars, for the order's price, made for the order's buyer.
+ */
+function refusalOf(
+  intent: PaymentIntent,
+  order: typeof orders.$inferSelect | undefined,
+  forOrderId: string,
+): string | null {
+  if (intent.status === 'requires_payment_method') return 'the payment has not succeeded';
+  if (intent.orderId !== forOrderId || intent.currency !== 'usd') return NOT_THIS_ORDER;
+  if (order && (intent.amountCents !== order.priceCents || intent.buyerEmail !== order.email))
+    return NOT_THIS_ORDER;
+  return null;
+}
+
+/**
+ * Retrieves the intent from the provider, checks it against the order and records it. Throws
+ * PaymentRefusedError (nothing changed, nothing refunded) or SoldMeanwhileError (refunded).
+ */
 export async function recordPayment(
   db: Db,
   provider: PaymentProvider,
-  intent: PaymentIntent,
+  intentId: string,
+  /** The order the caller pays for; a webhook names none and takes the intent's own. */
+  forOrderId?: string,
 ): Promise<string> {
+  const intent = await provider.retrieve(intentId);
+  if (!intent) throw new PaymentRefusedError(NOT_THIS_ORDER);
   const outcome = await db.transaction(async (tx) => {
     const [order] = await tx
       .select()
       .from(orders)
       .where(eq(orders.id, intent.orderId))
       .for('update');
+    const refused = refusalOf(intent, order, forOrderId ?? intent.orderId);
+    if (refused) return { refused };
+    // Charged for an order that is gone (its phone or its buyer deleted meanwhile): refunded.
     if (!order) return { sold: true as const };
     const [recorded] = await tx
       .select({ id: payments.id })
@@ -38,6 +75,8 @@ export async function recordPayment(
       .for('update');
     if (!product || product.status === 'sold' || order.status === 'paid')
       return { sold: true as const };
+    // Refunded before it was ever recorded (in the provider's dashboard, say): nothing to record.
+    if (intent.status !== 'succeeded') return { refused: 'the payment was refunded' };
     const [payment] = await tx
       .insert(payments)
       .values({
@@ -53,6 +92,7 @@ export async function recordPayment(
     await tx.update(products).set({ status: 'sold' }).where(eq(products.id, product.id));
     return { id: payment?.id as string };
   });
+  if ('refused' in outcome) throw new PaymentRefusedError(outcome.refused);
   if ('sold' in outcome) {
     await provider.refund(intent.id);
     throw new SoldMeanwhileError();

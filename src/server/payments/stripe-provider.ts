@@ -39,7 +39,8 @@ export class StripePaymentProvider implements PaymentProvider {
         currency: 'usd',
         allowed_payment_method_types: ['card'],
         receipt_email: input.email,
-        metadata: { orderId: input.orderId },
+        // Metadata can be changed only with our secret key; receipt_email also by Stripe.js.
+        metadata: { orderId: input.orderId, buyerEmail: input.email },
       }),
     );
     if (!intent.client_secret) throw new ServiceUnavailableError(UNAVAILABLE);
@@ -70,6 +71,8 @@ export class StripePaymentProvider implements PaymentProvider {
           : refunded
             ? 'refunded'
             : 'succeeded',
+      // Intents made before the buyer went into the metadata carry it only as the receipt's address.
+      buyerEmail: intent.metadata.buyerEmail ?? intent.receipt_email ?? null,
     };
   }
 
