@@ -25,6 +25,7 @@ import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
+import inputGuardPlugin from './plugins/input-guard';
 import openapiPlugin from './plugins/openapi';
 import publicAnswersPlugin from './plugins/public-answers';
 import securityPlugin from './plugins/security';
@@ -113,6 +114,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   fastify.setSerializerCompiler(serializerCompiler);
   await fastify.register(sensible);
   await fastify.register(errorsPlugin);
+  await fastify.register(inputGuardPlugin);
   await fastify.register(securityPlugin, {
     imageOrigins: opts.config.IMGBB_API_KEY ? [new URL(opts.config.IMGBB_IMAGE_ORIGIN).origin] : [],
     uploadOrigins: opts.config.IMGBB_API_KEY ? [new URL(opts.config.IMGBB_UPLOAD_URL).origin] : [],

@@ -10,16 +10,40 @@ describe('dollarsInputSchema', () => {
     ['12.5', 12.5],
     [' 999.99 ', 999.99],
     [0.01, 0.01],
+    [449, 449],
+    [449.99, 449.99],
+    ['449.99', 449.99],
+    [1_000_000, 1_000_000],
+    // Binary noise from a client's arithmetic is still 30 cents.
+    [0.1 + 0.2, 0.1 + 0.2],
   ])('accepts %j as %j dollars', (input, dollars) => {
     expect(dollarsInputSchema.parse(input)).toBe(dollars);
   });
 
-  it.each([0, -5, '12.345', 'twelve', '', '1e3', Number.NaN, 2_000_000, null])(
+  it.each([0, -5, '12.345', 'twelve', '', '1e3', Number.NaN, 2_000_000, null, 12.3400000001])(
     'refuses %j',
     (input) => {
       expect(dollarsInputSchema.safeParse(input).success).toBe(false);
     },
   );
+
+  it.each([0.000000001, '0.000000001', 1e-300, 0.001, 0.004999, 0.009, Number.MIN_VALUE])(
+    'refuses %j, under a cent, as not a price (it would round to 0 cents)',
+    (input) => {
+      const result = dollarsInputSchema.safeParse(input);
+      expect(result.error?.issues.map((i) => i.message)).toEqual(['must be at least 0.01']);
+    },
+  );
+
+  it('takes every whole number of cents up to the maximum, written with two decimals', () => {
+    const wrong: string[] = [];
+    for (let cents = 1; cents <= 100_000_000; cents += cents < 100_000 ? 1 : 9_973) {
+      const text = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+      const parsed = dollarsInputSchema.safeParse(text);
+      if (!parsed.success || Math.round(parsed.data * 100) !== cents) wrong.push(text);
+    }
+    expect(wrong).toEqual([]);
+  });
 });
 
 describe('emailSchema', () => {

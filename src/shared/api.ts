@@ -37,7 +37,16 @@ export const emailSchema = z
   .max(254, 'email is too long')
   .pipe(z.email({ error: 'email must be a valid e-mail address' }));
 
-/** Money as a form or a JSON client sends it: a number or numeric string, positive, cents at most. */
+/** Whether dollars `n` are a whole number of cents, but for binary noise (0.1 + 0.2 is 30 cents). */
+const wholeCents = (n: number) => {
+  const cents = n * 100;
+  return Math.abs(cents - Math.round(cents)) <= Math.abs(cents) * 1e-12;
+};
+
+/**
+ * Money as a form or a JSON client sends it: a number or numeric string, at least one cent, at
+ * most two decimals. A price under a cent is not a price: it is refused, never rounded to 0.
+ */
 export const dollarsInputSchema = z
   .union([
     z.number(),
@@ -50,12 +59,9 @@ export const dollarsInputSchema = z
   .pipe(
     z
       .number()
-      .positive('must be greater than 0')
+      .min(0.01, { error: 'must be at least 0.01', abort: true })
       .max(1_000_000, 'must be at most 1000000')
-      .refine(
-        (n) => Math.round(n * 100) === Number((n * 100).toFixed(6)),
-        'must have at most two decimals',
-      ),
+      .refine(wholeCents, 'must have at most two decimals'),
   );
 
 const wholeNumberInput = (min: number, max: number) =>
