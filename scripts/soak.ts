@@ -159,7 +159,13 @@ async function main(): Promise<number> {
     server = await startServer({
       dataDir,
       databaseUrl,
-      env: { SEED_DEMO: '1' },
+      // Hundreds of simulated people sign up from this one address: lift the per-address limits.
+      env: {
+        SEED_DEMO: '1',
+        SIGN_UPS_PER_ADDRESS: '1000000',
+        SIGN_UPS_IN_ALL: '1000000',
+        IDENTITY_RATE_LIMIT: '0',
+      },
       startTimeoutMs: 120_000,
     });
     base = server.url;

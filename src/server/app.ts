@@ -4,7 +4,13 @@
  */
 import path from 'node:path';
 import sensible from '@fastify/sensible';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import {
   serializerCompiler,
@@ -37,7 +43,6 @@ import paymentsRoutes from './routes/payments';
 import productsRoutes from './routes/products';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
-import { DEMO_ADMIN } from './seed/demo';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,8 +73,9 @@ export async function createServices(config: Config, database: Database): Promis
     loadSecret(config.DATA_DIR, 'auth-secret', config.BETTER_AUTH_SECRET),
     loadSecret(config.DATA_DIR, 'jwt-secret', config.JWT_SECRET),
   ]);
+  // Admin only once the owner proved the address (decision 017); the demo admin is admin by its
+  // own record, in the database whose seed created it.
   const adminEmails = new Set(config.ADMIN_EMAILS);
-  if (config.SEED_DEMO) adminEmails.add(DEMO_ADMIN.email);
   return {
     identity: createIdentityProvider(database.db, config, authSecret),
     accessTokens: new AccessTokens(jwtSecret),
@@ -146,6 +152,27 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   });
 }
 
+/**
+ * Fastify's `trustProxy` for TRUSTED_PROXIES. Fastify ignores a bare hop count (it trusts nothing
+ * then, as the count cannot tell a proxy from a client that reaches us directly); the operator who
+ * sets one says only proxies reach us, so the count becomes a trust function: the n nearest hops.
+ */
+function trustProxyOf(trusted: Config['TRUSTED_PROXIES']): FastifyServerOptions['trustProxy'] {
+  if (typeof trusted !== 'number') return trusted;
+  return (_address: string, hop: number) => hop < trusted;
+}
+
+/**
+ * The answers Fastify makes before routing, hooks or the error handler (a URL that does not
+ * decode): the headers of every answer, and a message that does not repeat the URL back.
+ */
+function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.headers(request.server.securityHeaders);
+  if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ message: 'Malformed URL' });
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send({ message: 'Internal Server Error' });
+}
+
 /** Builds a ready Fastify instance around the app plugin (used by server.ts and the tests). */
 export async function buildApp(
   opts: AppOptions,
@@ -165,7 +192,17 @@ export async function buildApp(
       ],
       ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
-    trustProxy: opts.config.PUBLIC_URL !== undefined,
+    trustProxy: trustProxyOf(opts.config.TRUSTED_PROXIES),
+    frameworkErrors: answerFrameworkError,
+    // A client that stops sending (or trickles) is answered 408 and cut off. Node looks for such
+    // connections only every `connectionsCheckingInterval` (30 s by default): every tenth of the
+    // timeout here, so a stalled request ends within 1.1 times the timeout of its start.
+    requestTimeout: opts.config.REQUEST_TIMEOUT_MS,
+    http: {
+      requestTimeout: opts.config.REQUEST_TIMEOUT_MS,
+      headersTimeout: opts.config.REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.ceil(opts.config.REQUEST_TIMEOUT_MS / 10),
+    },
     bodyLimit: 1024 * 1024,
     ...serverOptions,
   }).withTypeProvider<ZodTypeProvider>();

@@ -25,6 +25,36 @@ describe('loadConfig', () => {
     expect(loadConfig({ SEED_DEMO: '0' }).SEED_DEMO).toBe(false);
   });
 
+  it('trusts no proxy unless told which', () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toBe(false);
+    expect(loadConfig({ PUBLIC_URL: 'https://shop.example' }).TRUSTED_PROXIES).toBe(false);
+    expect(loadConfig({ TRUSTED_PROXIES: ' ' }).TRUSTED_PROXIES).toBe(false);
+    expect(loadConfig({ TRUSTED_PROXIES: '0' }).TRUSTED_PROXIES).toBe(false);
+  });
+
+  it('reads trusted proxies as addresses and CIDRs, IPv4 and IPv6, or as a hop count', () => {
+    expect(
+      loadConfig({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1 , fd00::/8,::ffff:192.0.2.1' })
+        .TRUSTED_PROXIES,
+    ).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', '::ffff:192.0.2.1']);
+    expect(loadConfig({ TRUSTED_PROXIES: '2' }).TRUSTED_PROXIES).toBe(2);
+  });
+
+  it.each([
+    'proxy.example',
+    '10.0.0.1, nginx',
+    '10.0.0.0/33',
+    '10.0.0.0/',
+    'fd00::/129',
+    '1.2.3',
+    '256.0.0.1',
+    '-1',
+    '1.5',
+    'true',
+  ])('stops with a message naming TRUSTED_PROXIES when it is %j', (value) => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(/\bTRUSTED_PROXIES\b/);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

@@ -1,4 +1,5 @@
 /** Environment variables, parsed once at start; a bad value stops the start naming the variable. */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -7,6 +8,39 @@ const flag = (fallback: boolean) =>
     .enum(['0', '1', 'true', 'false'], { error: 'must be 0, 1, true or false' })
     .optional()
     .transform((v) => (v === undefined ? fallback : v === '1' || v === 'true'));
+
+/** An IPv4 or IPv6 address, or a CIDR range of either (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies' X-Forwarded-For to believe, as Fastify's `trustProxy` takes it: none (false),
+ * a hop count, or addresses and CIDR ranges.
+ */
+const trustedProxies = z
+  .string()
+  .default('')
+  .transform((v, ctx): false | number | string[] => {
+    const text = v.trim();
+    if (/^\d+$/.test(text)) return Number(text) === 0 ? false : Number(text);
+    const entries = text
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    if (entries.length === 0) return false;
+    if (entries.every(isAddressOrRange)) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be a comma-separated list of IP addresses and CIDR ranges, or a number of proxies',
+    });
+    return z.NEVER;
+  });
 
 const stripeVariables = [
   'STRIPE_SECRET_KEY',
@@ -36,6 +70,25 @@ const envSchema = z
       )
       .pipe(z.array(z.email({ error: 'must be a comma-separated list of e-mail addresses' }))),
     PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
+    /**
+     * The proxies whose X-Forwarded-For gives the client's address (the sign-in lockout and the
+     * sign-up limits count per address); unset, none: the address is the connection's.
+     */
+    TRUSTED_PROXIES: trustedProxies,
+    /**
+     * How long a client may take to send a whole request, headers and body; past it the answer
+     * is 408 and the connection is closed (checked every tenth of it, so within 1.1 times it).
+     */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(50_000),
+    /** New accounts one client address may make in 10 minutes (decision 017). */
+    SIGN_UPS_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+    /** New accounts all clients together may make in 10 minutes: a flood's ceiling. */
+    SIGN_UPS_IN_ALL: z.coerce.number().int().min(1).default(200),
+    /**
+     * Calls a minute one client address may make to each identity endpoint (the identity
+     * provider's own limiter, a second layer behind ours); 0 turns it off.
+     */
+    IDENTITY_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
     /**
      * How long the public catalog reads reuse an answer (decision 015); 0 turns reuse off. This
      * process's own writes drop kept answers at once; this bounds how late another's show.

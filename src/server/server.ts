@@ -5,14 +5,8 @@ import { type Config, ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { LocalImageStore } from './images/image-store';
-import {
-  DEMO_ADMIN,
-  DEMO_BUYER,
-  DEMO_SELLERS,
-  demoPassword,
-  hasAnyUser,
-  seedDemo,
-} from './seed/demo';
+import { listenForOperator, runOperatorCommand } from './operator';
+import { demoAccountsPresent, demoPassword, hasAnyUser, seedDemo } from './seed/demo';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -51,14 +45,20 @@ async function main(): Promise<void> {
   process.once('SIGTERM', close);
 
   const address = await app.listen({ port: config.PORT, host: config.HOST });
+  // `npm run admin` reaches an embedded database through this server (src/server/operator.ts).
+  if (database.kind === 'pglite') {
+    await listenForOperator(config.DATA_DIR, (command) =>
+      runOperatorCommand(database.db, services.adminEmails, command),
+    );
+  }
   const shown = config.PUBLIC_URL ?? address.replace(/\/\/(0\.0\.0\.0|\[::\])/, '//localhost');
   const lines = [`Used-phone marketplace is running at ${shown}`, `  database: ${database.kind}`];
-  if (config.SEED_DEMO) {
+  // Only the demo accounts this database has (the seed runs on an empty database only).
+  const demo = config.SEED_DEMO ? await demoAccountsPresent(database.db) : [];
+  if (demo.length > 0) {
     lines.push(`  demo accounts (password ${password}):`);
-    lines.push(`    admin   ${DEMO_ADMIN.email}`);
-    for (const s of DEMO_SELLERS)
-      lines.push(`    seller  ${s.email}${s.verified ? ' (verified)' : ''}`);
-    lines.push(`    buyer   ${DEMO_BUYER.email}`);
+    for (const a of demo)
+      lines.push(`    ${a.role.padEnd(7)} ${a.email}${a.verified ? ' (verified)' : ''}`);
   }
   console.info(lines.join('\n'));
 }

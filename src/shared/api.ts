@@ -15,6 +15,7 @@ import {
 } from './constants';
 import {
   advertisedItemSchema,
+  bannedAddressSchema,
   categoryCodeSchema,
   categorySchema,
   idSchema,
@@ -207,6 +208,27 @@ export const calls = define({
     access: 'bearer',
     params: z.object({ email: emailSchema }),
     response: z.object({ modifiedCount: z.number().int() }),
+  },
+  listBans: {
+    method: 'GET',
+    path: callPaths.listBans,
+    access: 'bearer',
+    query: paginationQuerySchema,
+    response: z.array(bannedAddressSchema),
+  },
+  banEmail: {
+    method: 'POST',
+    path: callPaths.banEmail,
+    access: 'bearer',
+    body: z.object({ email: emailSchema }),
+    response: z.object({ acknowledged: z.boolean(), deletedCount: z.number().int() }),
+  },
+  liftBan: {
+    method: 'DELETE',
+    path: callPaths.liftBan,
+    access: 'bearer',
+    query: emailQuery,
+    response: z.object({ deletedCount: z.number().int() }),
   },
   saveUser: {
     method: 'POST',

@@ -21,6 +21,8 @@ export const CONDITION_OPTIONS = ['Brand New', 'Flawless', 'Good', 'Fair', 'Mino
 
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const;
 export const PASSWORD_MIN_LENGTH = 6;
+/** A person's display name, wherever it enters (sign-up, Google, the user record). */
+export const NAME_MAX_LENGTH = 100;
 
 export const BLOG_PREVIEW_LENGTH = 120;
 export const BLOG_ARTICLE_COUNT = 4;

@@ -116,6 +116,17 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/**
+ * An address that may not have an account (not in the spec): set when the admin deletes or bans
+ * an account, until the admin lifts it.
+ */
+export const bannedAddressSchema = z.object({
+  email: z.string(),
+  reason: z.enum(['deleted', 'banned']),
+  bannedAt: instantSchema,
+});
+export type BannedAddress = z.infer<typeof bannedAddressSchema>;
+
 export const blogItemSchema = z.object({
   id: z.string(),
   question: z.string(),

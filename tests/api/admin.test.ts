@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments, products, users, wishListItems } from '../../src/server/db/schema';
-import { type Account, createAccount, signIn } from '../helpers/accounts';
+import { type Account, createAccount, createAdmin, signIn } from '../helpers/accounts';
 import { createProduct, orderValues } from '../helpers/factories';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -11,8 +11,8 @@ let t: TestApp;
 let admin: Account;
 
 beforeAll(async () => {
-  t = await buildTestApp({ ADMIN_EMAILS: `${ADMIN},${OTHER_ADMIN}` });
-  admin = await createAccount(t.app, 'user', ADMIN);
+  t = await buildTestApp();
+  admin = await createAdmin(t.app, ADMIN);
 });
 afterAll(() => t.close());
 
@@ -59,9 +59,9 @@ describe('deleting accounts', () => {
     const unsold = await createProduct(t.database.db, record);
     const [paid] = await t.database.db
       .insert(orders)
-      .values(orderValues(buyer.email, sold.id, { status: 'paid' }))
+      .values(orderValues(buyer, sold.id, { status: 'paid' }))
       .returning();
-    await t.database.db.insert(orders).values(orderValues(buyer.email, unsold.id));
+    await t.database.db.insert(orders).values(orderValues(buyer, unsold.id));
     await t.database.db.insert(payments).values({
       transactionId: `pi_${seller.email}`,
       email: buyer.email,
@@ -109,8 +109,8 @@ describe('deleting accounts', () => {
     await t.database.db
       .insert(orders)
       .values([
-        orderValues(buyer.email, phone.id),
-        orderValues(buyer.email, crypto.randomUUID(), { status: 'paid' }),
+        orderValues(buyer, phone.id),
+        orderValues(buyer, crypto.randomUUID(), { status: 'paid' }),
       ]);
     const record = (await recordOf(buyer.email)) as typeof users.$inferSelect;
     expect((await remove(record.id)).json()).toEqual({ deletedCount: 1 });
@@ -125,7 +125,7 @@ describe('deleting accounts', () => {
   });
 
   it('refuses to delete an admin, itself included', async () => {
-    const other = await createAccount(t.app, 'user', OTHER_ADMIN);
+    const other = await createAdmin(t.app, OTHER_ADMIN);
     for (const email of [ADMIN, OTHER_ADMIN]) {
       const record = (await recordOf(email)) as typeof users.$inferSelect;
       const res = await remove(record.id);

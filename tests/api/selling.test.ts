@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advertisements, orders, products, wishListItems } from '../../src/server/db/schema';
 import { productSchema } from '../../src/shared/entities';
-import { type Account, createAccount } from '../helpers/accounts';
+import { type Account, createAccount, createAdmin } from '../helpers/accounts';
 import { uploadPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -16,7 +16,7 @@ let otherSeller: Account;
 let buyer: Account;
 
 beforeAll(async () => {
-  t = await buildTestApp({ ADMIN_EMAILS: ADMIN });
+  t = await buildTestApp();
   [seller, otherSeller, buyer] = await Promise.all([
     createAccount(t.app, 'seller'),
     createAccount(t.app, 'seller'),
@@ -308,7 +308,7 @@ describe("a seller's own products", () => {
   });
 
   it("lets an admin delete any seller's phone", async () => {
-    const admin = await createAccount(t.app, 'user', ADMIN);
+    const admin = await createAdmin(t.app, ADMIN);
     const id = (await addProduct(validProduct(await uploadedImage()))).json().insertedId;
     const res = await t.app.inject({
       method: 'DELETE',

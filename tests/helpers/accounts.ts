@@ -1,6 +1,8 @@
 /** Accounts made the way the client makes them: sign up, save the user record, get a token. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { decodeJwt } from 'jose';
+import { setAdmin } from '../../src/server/repositories/users';
 
 export const GOOD_PASSWORD = 'Phone-Market1!';
 /** Browsers send Origin with every POST; inject's default host is localhost. */
@@ -62,8 +64,26 @@ export async function createAccount(
   });
   if (saved.statusCode !== 200) throw new Error(`save failed: ${saved.body}`);
   const token = await tokenFor(app, account.cookie, email);
-  return { ...account, token, bearer: { authorization: `bearer ${token}` } };
+  // The account's id (users row), as the token names it.
+  const id = String(decodeJwt(token).sub);
+  return { ...account, id, token, bearer: { authorization: `bearer ${token}` } };
 }
 
 /** A signed-up account with its identity cookie and access token, as `createAccount` makes it. */
 export type Account = Awaited<ReturnType<typeof createAccount>>;
+
+/** An account made admin the operator's way (`npm run admin -- grant`): signing up never does. */
+export async function createAdmin(app: FastifyInstance, email = uniqueEmail('admin')) {
+  const account = await createAccount(app, 'user', email);
+  if ((await setAdmin(app.db, email, true)) !== 'changed') throw new Error('admin not granted');
+  return account;
+}
+
+/** The same account and session as `token`, in a token whose lifetime ended an hour ago. */
+export function expiredTokenLike(app: FastifyInstance, token: string): Promise<string> {
+  const { sub, sid } = decodeJwt(token);
+  return app.accessTokens.issue(
+    { userId: String(sub), sessionId: String(sid) },
+    Date.now() - 60 * 60 * 1000,
+  );
+}

@@ -67,13 +67,14 @@ export async function advertise(db: Db, product: ProductRow) {
   return row;
 }
 
-/** An order row of `email` for `productId`, unpaid unless overridden. */
+/** An order row of the buyer's account for `productId`, unpaid unless overridden. */
 export const orderValues = (
-  email: string,
+  buyer: { id: string; email: string },
   productId: string,
   overrides: Partial<typeof orders.$inferInsert> = {},
 ): typeof orders.$inferInsert => ({
-  email,
+  buyerId: buyer.id,
+  email: buyer.email,
   userName: 'Test Buyer',
   productId,
   productName: 'Phone',

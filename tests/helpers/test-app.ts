@@ -68,6 +68,10 @@ export async function buildTestApp(
     // The factories write the database directly, as another process would, and a test must see
     // their rows at once; tests/api/public-answers.test.ts turns the reuse on and tests it.
     PUBLIC_CACHE_MS: '0',
+    // Every test signs up from one address; the limit tests set these low themselves.
+    SIGN_UPS_PER_ADDRESS: '1000000',
+    SIGN_UPS_IN_ALL: '1000000',
+    IDENTITY_RATE_LIMIT: '0',
     ...env,
   });
   const app = await buildApp({ config, database, logStream });

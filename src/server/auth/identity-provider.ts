@@ -4,20 +4,31 @@
  */
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { isAPIError } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
-import { eq } from 'drizzle-orm';
 import { PASSWORD_MIN_LENGTH } from '../../shared/constants';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema';
+import { identityExists } from '../repositories/users';
+import { CLIENT_ADDRESS_HEADER, createIdentityGuard } from './identity-guard';
 
-export type Identity = { uid: string; email: string; name: string };
+export type Identity = {
+  uid: string;
+  email: string;
+  name: string;
+  /** Whether the owner proved the address (Google's verified e-mail; no mail is sent yet). */
+  emailVerified: boolean;
+};
+
+/** An identity signed in right now: its session is what access tokens are issued for. */
+export type SignedInIdentity = Identity & { sessionId: string };
 
 export interface IdentityProvider {
   /** Answers a request under /api/auth. */
   handle(request: Request): Promise<Response>;
   /** The identity behind a request's session cookie, if any. */
-  identityOf(headers: Headers): Promise<Identity | null>;
+  identityOf(headers: Headers): Promise<SignedInIdentity | null>;
   /** Creates an e-mail/password identity (demo data, tests). */
   createIdentity(input: { email: string; password: string; name: string }): Promise<Identity>;
   exists(email: string): Promise<boolean>;
@@ -26,19 +37,33 @@ export interface IdentityProvider {
 
 export const AUTH_BASE_PATH = '/api/auth';
 
+/**
+ * Without PUBLIC_URL the provider resolves its address from each request on loopback (any
+ * port: `npm run dev` puts Vite's port in front of the API's); other hosts fall back to
+ * localhost. Never a bare wildcard: every allowed host is also a trusted redirect target, and
+ * `*` made every site one (an open redirect).
+ */
+export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'].flatMap((h) => [h, `${h}:*`]);
+
 export function createIdentityProvider(db: Db, config: Config, secret: string): IdentityProvider {
   const googleEnabled = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
   const issuer = config.GOOGLE_ISSUER.replace(/\/$/, '');
+  const guard = createIdentityGuard(db, {
+    signUpsPerAddress: config.SIGN_UPS_PER_ADDRESS,
+    signUpsInAll: config.SIGN_UPS_IN_ALL,
+  });
   const auth = betterAuth({
     appName: 'Phone Market',
     secret,
     basePath: AUTH_BASE_PATH,
-    // Behind a proxy the public address is known; otherwise trust the host each request was made to.
+    // Behind a proxy the public address is known; otherwise see LOOPBACK_HOSTS.
     baseURL: config.PUBLIC_URL ?? {
-      allowedHosts: ['*'],
-      protocol: 'auto',
+      allowedHosts: LOOPBACK_HOSTS,
+      protocol: 'http',
       fallback: `http://localhost:${config.PORT}`,
     },
+    // The origin a request was made to is ours (a LAN address works unconfigured): a victim's
+    // browser always names our host, so this never trusts another site.
     trustedOrigins: (request) =>
       config.PUBLIC_URL ? [config.PUBLIC_URL] : request ? [new URL(request.url).origin] : [],
     database: drizzleAdapter(db, {
@@ -55,18 +80,55 @@ export function createIdentityProvider(db: Db, config: Config, secret: string): 
       autoSignIn: true,
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: 128,
+      password: guard.password,
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    // Sign-in failures are limited by our own throttle (see auth routes).
-    rateLimit: { enabled: false },
+    hooks: guard.hooks,
+    databaseHooks: guard.databaseHooks,
+    // Our guard holds the precise limits (lockout, sign-ups); this is the provider's own per
+    // address limit on every identity call, a second layer against floods.
+    rateLimit: {
+      enabled: config.IDENTITY_RATE_LIMIT > 0,
+      storage: 'memory',
+      window: 60,
+      max: config.IDENTITY_RATE_LIMIT,
+      customRules: {
+        '/sign-in/*': { window: 60, max: config.IDENTITY_RATE_LIMIT },
+        '/sign-up/*': { window: 60, max: config.IDENTITY_RATE_LIMIT },
+        // Every page load asks for the session: a read, not a guess.
+        '/get-session': false,
+      },
+    },
     telemetry: { enabled: false },
     // Failed sign-ins are expected traffic; only the provider's own errors are worth a log line.
-    logger: { level: 'error' },
+    logger: {
+      level: 'error',
+      // A refused origin or redirect target is answered 403: a caller's mistake or an attack
+      // turned away, not a fault of ours.
+      log: (level, message, ...args) => {
+        if (
+          /^Invalid (origin|callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL)\b/.test(
+            message,
+          )
+        )
+          return;
+        console.error(`[identity provider] ${level}: ${message}`, ...args);
+      },
+    },
+    onAPIError: {
+      // Our guard's refusals (400, 401, 403, 429) are answers, not faults.
+      onError: (error) => {
+        if (!isAPIError(error) || error.statusCode >= 500)
+          console.error('identity provider failed:', error);
+      },
+    },
     advanced: {
       // Explicit, so the origin and CSRF checks also run under test runners (Better Auth skips them there).
       disableOriginCheck: false,
       disableCSRFCheck: false,
       useSecureCookies: config.PUBLIC_URL?.startsWith('https://') ?? false,
+      // The client's address as our server worked it out (trusted proxies applied).
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
     },
     plugins: googleEnabled
@@ -87,30 +149,24 @@ export function createIdentityProvider(db: Db, config: Config, secret: string): 
       : [],
   });
 
-  const toIdentity = (u: { id: string; email: string; name: string }): Identity => ({
-    uid: u.id,
-    email: u.email,
-    name: u.name,
-  });
+  const toIdentity = (u: {
+    id: string;
+    email: string;
+    name: string;
+    emailVerified: boolean;
+  }): Identity => ({ uid: u.id, email: u.email, name: u.name, emailVerified: u.emailVerified });
 
   return {
     googleEnabled,
     handle: (request) => auth.handler(request),
     async identityOf(headers) {
       const session = await auth.api.getSession({ headers });
-      return session ? toIdentity(session.user) : null;
+      return session ? { ...toIdentity(session.user), sessionId: session.session.id } : null;
     },
     async createIdentity(input) {
       const result = await auth.api.signUpEmail({ body: input });
       return toIdentity(result.user);
     },
-    async exists(email) {
-      const rows = await db
-        .select({ id: authUsers.id })
-        .from(authUsers)
-        .where(eq(authUsers.email, email.toLowerCase()))
-        .limit(1);
-      return rows.length > 0;
-    },
+    exists: (email) => identityExists(db, email),
   };
 }

@@ -29,6 +29,8 @@ export const users = pgTable(
     email: text('email').notNull().unique('users_email_key'),
     type: text('type', { enum: ['user', 'seller'] }).notNull(),
     userStatus: text('user_status'),
+    /** Granted by the operator (`npm run admin`) or by the demo seed that created the account. */
+    isAdmin: boolean('is_admin').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -125,6 +127,12 @@ export const orders = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     seq: seq(),
+    /**
+     * The buyer's account (users.id). A person's history is keyed on the account, never the
+     * e-mail: an account deleted and an address signed up again is somebody else. Null for the
+     * orders of accounts deleted before this column existed.
+     */
+    buyerId: uuid('buyer_id'),
     email: text('email').notNull(),
     userName: text('user_name').notNull(),
     productId: uuid('product_id').notNull(),
@@ -139,8 +147,8 @@ export const orders = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('orders_email_product_key').on(t.email, t.productId),
-    index('orders_email_seq_idx').on(t.email, t.seq.desc()),
+    uniqueIndex('orders_buyer_product_key').on(t.buyerId, t.productId),
+    index('orders_buyer_seq_idx').on(t.buyerId, t.seq.desc()),
     index('orders_product_idx').on(t.productId),
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid')`),
   ],
@@ -164,6 +172,24 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex('payments_transaction_key').on(t.transactionId),
     uniqueIndex('payments_order_key').on(t.orderId),
+  ],
+);
+
+/**
+ * Addresses that may not have an account: set when the admin deletes or bans an account, lifted
+ * by the admin. Sign-up, sign-in with Google, saving a record and getting a token all refuse them.
+ */
+export const bannedEmails = pgTable(
+  'banned_emails',
+  {
+    email: text('email').primaryKey(),
+    seq: seq(),
+    reason: text('reason', { enum: ['deleted', 'banned'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('banned_emails_seq_idx').on(t.seq.desc()),
+    check('banned_emails_reason_check', sql`${t.reason} in ('deleted', 'banned')`),
   ],
 );
 

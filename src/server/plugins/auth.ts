@@ -1,16 +1,18 @@
 /**
  * The one authorization layer: the bearer token gives the caller, looked up fresh in the
- * database on every call (so a deleted account's token stops working at once); helpers
+ * database on every call with the session it was issued for (so a token stops working at once
+ * when its session ends: sign-out, a deleted or banned account); helpers
  * require a role or ownership. 401 for a missing, expired or forged token; 403 otherwise.
  */
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AccessTokens } from '../auth/access-tokens';
 import type { IdentityProvider } from '../auth/identity-provider';
-import { users } from '../db/schema';
+import { accountOfSession } from '../repositories/users';
 
 export type Caller = {
+  /** The account (users row id): what a person's records are keyed on. */
+  id: string;
   email: string;
   name: string;
   type: 'user' | 'seller';
@@ -54,6 +56,8 @@ export function assertOwner(
   throw request.server.httpErrors.forbidden('You may only act on your own account');
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 type AuthOptions = {
   identity: IdentityProvider;
   accessTokens: AccessTokens;
@@ -76,15 +80,11 @@ export default fp(async function auth(app: FastifyInstance, opts: AuthOptions) {
         verified.error === 'expired' ? 'Access token expired' : 'Invalid access token',
       );
     }
-    const [row] = await app.db.select().from(users).where(eq(users.email, verified.email)).limit(1);
-    if (!row) throw app.httpErrors.unauthorized('This account no longer exists');
-    request.caller = {
-      email: row.email,
-      name: row.name,
-      type: row.type,
-      userStatus: row.userStatus,
-      isAdmin: opts.adminEmails.has(row.email),
-    };
+    const row = UUID.test(verified.userId)
+      ? await accountOfSession(app.db, verified.userId, verified.sessionId, opts.adminEmails)
+      : undefined;
+    if (!row) throw app.httpErrors.unauthorized('This session has ended; sign in again');
+    request.caller = row;
   });
 
   app.decorate('requireAdmin', async (request: FastifyRequest) => {

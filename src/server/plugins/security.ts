@@ -4,6 +4,16 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The headers every answer carries, worked out once: set on each request here, and by
+     * `buildApp` on the answers Fastify makes before any hook runs (a malformed URL).
+     */
+    securityHeaders: Readonly<Record<string, string>>;
+  }
+}
+
 /**
  * Helmet's headers, worked out once. Our policy is the same for every answer (no nonces, no
  * per-request directives), so there is nothing to compute per request; `@fastify/helmet` rebuilt
@@ -56,6 +66,7 @@ export default fp(async function security(
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
+  app.decorate('securityHeaders', headers);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();

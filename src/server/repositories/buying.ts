@@ -40,16 +40,17 @@ export async function listWishList(db: Db, email: string): Promise<WishListItem[
   }));
 }
 
+/** The orders of one account (never of an address: see the orders table). */
 export async function listOrders(
   db: Db,
-  email: string,
+  buyerId: string,
   query: PaginationQuery,
 ): Promise<Page<Order>> {
   const cursor = cursorOf(query);
   const rows = await db
     .select()
     .from(orders)
-    .where(and(eq(orders.email, email), cursor ? lt(orders.seq, cursor) : undefined))
+    .where(and(eq(orders.buyerId, buyerId), cursor ? lt(orders.seq, cursor) : undefined))
     .orderBy(newestFirst(orders.seq))
     .limit(query.limit + 1);
   return pageOf(rows, query, (r) => r.seq, toOrder);

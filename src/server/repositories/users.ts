@@ -1,10 +1,11 @@
-/** Product accounts: the one mapping from rows to the contract's User, and the admin lists. */
-import { and, eq, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+/** Product accounts: the one mapping from rows to the contract's User, the admin role, and the admin lists. */
+import { and, eq, gt, inArray, isNull, lt, ne, not, or, type SQL, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import { USER_STATUS_VERIFIED } from '../../shared/constants';
 import type { User } from '../../shared/entities';
 import type { Db } from '../db/client';
-import { authUsers, orders, products, users } from '../db/schema';
+import { authSessions, authUsers, orders, products, users } from '../db/schema';
+import { banEmail } from './bans';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
 
 export const toUser = (row: typeof users.$inferSelect): User => ({
@@ -15,7 +16,120 @@ export const toUser = (row: typeof users.$inferSelect): User => ({
   userStatus: row.userStatus,
 });
 
-/** Accounts of one type, newest first; admins are not listed among buyers. */
+/**
+ * Whether an account is an admin: granted by the operator (`npm run admin`) or by the demo seed
+ * that created it, or an `ADMIN_EMAILS` address whose owner proved it (an identity with a
+ * verified e-mail, such as Google's). Signing up with an address never makes an admin.
+ */
+export function isAdminSql(adminEmails: ReadonlySet<string>): SQL<boolean> {
+  if (adminEmails.size === 0) return sql<boolean>`${users.isAdmin}`;
+  const proven = sql`exists (select 1 from ${authUsers} where ${authUsers.email} = ${users.email} and ${authUsers.emailVerified})`;
+  return sql<boolean>`(${users.isAdmin} or (${inArray(users.email, [...adminEmails])} and ${proven}))`;
+}
+
+export async function isAdminEmail(
+  db: Db,
+  email: string,
+  adminEmails: ReadonlySet<string>,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ isAdmin: isAdminSql(adminEmails) })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()))
+    .limit(1);
+  return row?.isAdmin === true;
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+  return row;
+}
+
+export async function findUserById(db: Db, id: string) {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** Saves the record of a signed-in identity; an existing record keeps its type and name. */
+export async function saveUserRecord(
+  db: Db,
+  record: { email: string; name: string; type: 'user' | 'seller' },
+): Promise<typeof users.$inferSelect> {
+  await db.insert(users).values(record).onConflictDoNothing({ target: users.email });
+  const saved = await findUserByEmail(db, record.email);
+  if (!saved) throw new Error(`the record of ${record.email} was not saved`);
+  return saved;
+}
+
+/** Whether an identity (any sign-in method) uses the address. */
+export async function identityExists(db: Db, email: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: authUsers.id })
+    .from(authUsers)
+    .where(eq(authUsers.email, email.toLowerCase()))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * The account behind an access token: the account it was issued to, while the identity session
+ * it was issued for is live. Signing out, deleting or banning the account ends the session, and
+ * with it every token issued for it.
+ */
+export async function accountOfSession(
+  db: Db,
+  userId: string,
+  sessionId: string,
+  adminEmails: ReadonlySet<string>,
+) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      type: users.type,
+      userStatus: users.userStatus,
+      isAdmin: isAdminSql(adminEmails),
+    })
+    .from(users)
+    .innerJoin(authUsers, eq(authUsers.email, users.email))
+    .innerJoin(
+      authSessions,
+      and(
+        eq(authSessions.userId, authUsers.id),
+        eq(authSessions.id, sessionId),
+        gt(authSessions.expiresAt, sql`now()`),
+      ),
+    )
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row;
+}
+
+/** The admins' e-mails, oldest account first. */
+export async function listAdmins(db: Db, adminEmails: ReadonlySet<string>): Promise<string[]> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(isAdminSql(adminEmails))
+    .orderBy(users.seq);
+  return rows.map((r) => r.email);
+}
+
+/** Grants or revokes the operator's admin role; answers what happened. */
+export async function setAdmin(
+  db: Db,
+  email: string,
+  admin: boolean,
+): Promise<'changed' | 'unchanged' | 'no-account'> {
+  const account = await findUserByEmail(db, email);
+  if (!account) return 'no-account';
+  if (account.isAdmin === admin) return 'unchanged';
+  await db.update(users).set({ isAdmin: admin }).where(eq(users.id, account.id));
+  return 'changed';
+}
+
+/** Accounts of one type, newest first; admins are left out in the query, so pages stay full. */
 export async function listUsers(
   db: Db,
   type: 'user' | 'seller',
@@ -26,20 +140,31 @@ export async function listUsers(
   const rows = await db
     .select()
     .from(users)
-    .where(and(eq(users.type, type), cursor ? lt(users.seq, cursor) : undefined))
+    .where(
+      and(
+        eq(users.type, type),
+        not(isAdminSql(adminEmails)),
+        cursor ? lt(users.seq, cursor) : undefined,
+      ),
+    )
     .orderBy(newestFirst(users.seq))
     .limit(query.limit + 1);
-  const page = pageOf(rows, query, (r) => r.seq, toUser);
-  return { ...page, items: page.items.filter((u) => !adminEmails.has(u.email)) };
+  return pageOf(rows, query, (r) => r.seq, toUser);
 }
 
 /**
- * Deletes an account: its identity (so its sessions end and it cannot sign in again), a
- * seller's phones with their unpaid orders, a buyer's wish list and unpaid orders. Paid
- * orders and payment records are financial records and stay.
+ * Deletes an account: its identity (so its sessions and access tokens end and it cannot sign in
+ * again), a seller's phones with their unpaid orders, a buyer's wish list and unpaid orders, and
+ * bans the address until the admin lifts it. Paid orders and payment records are financial
+ * records and stay, keyed on the account, so no later account of the address reaches them.
  */
-export async function deleteAccount(db: Db, user: typeof users.$inferSelect): Promise<number> {
+export async function deleteAccount(
+  db: Db,
+  user: typeof users.$inferSelect,
+  reason: 'deleted' | 'banned' = 'deleted',
+): Promise<number> {
   return db.transaction(async (tx) => {
+    await banEmail(tx as unknown as Db, user.email, reason);
     const owned = await tx
       .select({ id: products.id })
       .from(products)
@@ -50,12 +175,17 @@ export async function deleteAccount(db: Db, user: typeof users.$inferSelect): Pr
         .delete(orders)
         .where(and(inArray(orders.productId, ids), eq(orders.status, 'unpaid')));
     }
-    await tx.delete(orders).where(and(eq(orders.email, user.email), eq(orders.status, 'unpaid')));
+    await tx.delete(orders).where(and(eq(orders.buyerId, user.id), eq(orders.status, 'unpaid')));
     await tx.delete(authUsers).where(eq(authUsers.email, user.email));
     // Products and wish-list entries go with the user record (foreign keys cascade).
     const deleted = await tx.delete(users).where(eq(users.id, user.id)).returning({ id: users.id });
     return deleted.length;
   });
+}
+
+/** Removes an identity that has no product account yet (its sessions go with it). */
+export async function removeIdentity(db: Db, email: string): Promise<void> {
+  await db.delete(authUsers).where(eq(authUsers.email, email.toLowerCase()));
 }
 
 /** Marks a seller verified; answers how many records changed (0 when already verified). */

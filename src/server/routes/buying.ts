@@ -100,8 +100,8 @@ const buying: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      assertOwner(request, request.query.email);
-      const page = await listOrders(app.db, request.query.email, request.query);
+      const caller = assertOwner(request, request.query.email);
+      const page = await listOrders(app.db, caller.id, request.query);
       setNextLink(request, reply, page.nextCursor);
       return page.items;
     },
@@ -128,6 +128,7 @@ const buying: FastifyPluginAsyncZod = async (app) => {
       const inserted = await app.db
         .insert(orders)
         .values({
+          buyerId: caller.id,
           email: caller.email,
           userName: caller.name,
           productId: product.id,
@@ -137,7 +138,7 @@ const buying: FastifyPluginAsyncZod = async (app) => {
           location: request.body.location,
           number: request.body.number,
         })
-        .onConflictDoNothing({ target: [orders.email, orders.productId] })
+        .onConflictDoNothing({ target: [orders.buyerId, orders.productId] })
         .returning({ id: orders.id });
       if (inserted.length === 0) throw app.httpErrors.conflict(TEXT.toast.alreadyBooked);
       return { acknowledged: true };

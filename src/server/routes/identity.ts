@@ -1,15 +1,14 @@
 /**
- * Mounts the identity provider at /api/auth. Around it: the password rules of spec section 5
- * (enforced here too, not only in the browser), 'user-not-found' for an unknown e-mail, and a
- * limit on failed sign-ins that answers 429.
+ * Mounts the identity provider at /api/auth. Our rules about sign-in and sign-up (password and
+ * name rules, `user-not-found`, the lockout, sign-up limits, bans) run inside the provider on the
+ * endpoint it resolved (auth/identity-guard.ts), so they hold however a URL is spelled. Here:
+ * same-site POSTs only, JSON object bodies only, URLs only in their one normal spelling, and the
+ * client's address handed on from our own reading of it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { passwordProblem } from '../../shared/identity';
-import { FailureThrottle } from '../auth/failure-throttle';
+import { CLIENT_ADDRESS_HEADER } from '../auth/identity-guard';
 import { AUTH_BASE_PATH } from '../auth/identity-provider';
 import { webHeadersOf } from '../auth/web-headers';
-
-type Body = Record<string, unknown> | undefined;
 
 function identityError(reply: FastifyReply, status: number, code: string, message: string) {
   return reply.code(status).send({ code, message });
@@ -44,13 +43,27 @@ function jsonObjectText(body: unknown): string | undefined {
   }
 }
 
-export default async function identityRoutes(app: FastifyInstance) {
-  const throttle = new FailureThrottle();
+/**
+ * Whether a path is in the one spelling the provider's router would give it: no dot segments
+ * (`.`, `..`, `%2e`), no empty segments, no trailing slash, no percent-encoding. Another
+ * spelling of sign-in is refused rather than left for the router to resolve.
+ */
+export function isNormalAuthPath(path: string): boolean {
+  if (!path.startsWith(`${AUTH_BASE_PATH}/`)) return false;
+  return path
+    .slice(AUTH_BASE_PATH.length + 1)
+    .split('/')
+    .every((segment) => /^[A-Za-z0-9_-]+$/.test(segment));
+}
 
+export default async function identityRoutes(app: FastifyInstance) {
   /** Each request's body as forwarded, written once here so a hostile body is refused early. */
   const bodyTexts = new WeakMap<FastifyRequest, string>();
 
   app.addHook('preHandler', async (request, reply) => {
+    if (!isNormalAuthPath(request.url.split('?')[0] ?? '')) {
+      return identityError(reply, 404, 'NOT_FOUND', 'No such identity call');
+    }
     if (request.method === 'GET' || request.method === 'HEAD') return;
     if (!fromOwnSite(request)) {
       return identityError(
@@ -73,75 +86,31 @@ export default async function identityRoutes(app: FastifyInstance) {
     bodyTexts.set(request, text);
   });
 
-  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-    const url = new URL(request.url, `${request.protocol}://${request.host}`);
-    const headers = webHeadersOf(request);
-    const body = bodyTexts.get(request);
-    if (body !== undefined) headers.set('content-type', 'application/json');
-    headers.delete('content-length');
-    const response = await app.identity.handle(
-      new Request(url, { method: request.method, headers, body }),
-    );
-    reply.code(response.status);
-    for (const [key, value] of response.headers) {
-      if (key === 'set-cookie' || key === 'content-length' || key === 'content-encoding') continue;
-      reply.header(key, value);
-    }
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) reply.header('set-cookie', cookies);
-    return { status: response.status, body: await response.text() };
-  };
-
-  app.post(
-    `${AUTH_BASE_PATH}/sign-up/email`,
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const body = request.body as Body;
-      const password = typeof body?.password === 'string' ? body.password : '';
-      const name = typeof body?.name === 'string' ? body.name.trim() : '';
-      if (!name) return identityError(reply, 400, 'NAME_REQUIRED', 'Name is required');
-      const problem = passwordProblem(password);
-      if (problem) return identityError(reply, 400, 'WEAK_PASSWORD', problem);
-      const result = await forward(request, reply);
-      return reply.send(result.body);
-    },
-  );
-
-  app.post(
-    `${AUTH_BASE_PATH}/sign-in/email`,
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const body = request.body as Body;
-      const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
-      const key = `${request.ip}|${email}`;
-      const wait = throttle.retryAfter(key);
-      if (wait > 0) {
-        reply.header('retry-after', String(wait));
-        return identityError(
-          reply,
-          429,
-          'TOO_MANY_REQUESTS',
-          'Too many failed sign-in attempts. Try again later.',
-        );
-      }
-      if (email && !(await app.identity.exists(email))) {
-        throttle.fail(key);
-        return identityError(reply, 401, 'USER_NOT_FOUND', 'No account uses this e-mail');
-      }
-      const result = await forward(request, reply);
-      if (result.status === 200) throttle.succeed(key);
-      else if (result.status === 401) throttle.fail(key);
-      return reply.send(result.body);
-    },
-  );
-
   app.route({
     method: ['GET', 'POST'],
     url: `${AUTH_BASE_PATH}/*`,
     schema: { hide: true },
     handler: async (request, reply) => {
-      const result = await forward(request, reply);
-      return reply.send(result.body);
+      const url = new URL(request.url, `${request.protocol}://${request.host}`);
+      const headers = webHeadersOf(request);
+      const body = bodyTexts.get(request);
+      if (body !== undefined) headers.set('content-type', 'application/json');
+      headers.delete('content-length');
+      // Only our reading of the address (trusted proxies applied) reaches the provider.
+      headers.delete('x-forwarded-for');
+      headers.set(CLIENT_ADDRESS_HEADER, request.ip);
+      const response = await app.identity.handle(
+        new Request(url, { method: request.method, headers, body }),
+      );
+      reply.code(response.status);
+      for (const [key, value] of response.headers) {
+        if (key === 'set-cookie' || key === 'content-length' || key === 'content-encoding')
+          continue;
+        reply.header(key, value);
+      }
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) reply.header('set-cookie', cookies);
+      return reply.send(await response.text());
     },
   });
 }

@@ -1,23 +1,35 @@
 /** Accounts on the product server: role checks, saving the user record, and access tokens. */
-import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { calls, errorSchema } from '../../shared/api';
-import type { Identity } from '../auth/identity-provider';
+import { NAME_MAX_LENGTH } from '../../shared/constants';
+import type { SignedInIdentity } from '../auth/identity-provider';
 import { webHeadersOf } from '../auth/web-headers';
-import { users } from '../db/schema';
-import { deleteAccount, listUsers, verifySeller } from '../repositories/users';
+import { banEmail, isBanned, liftBan, listBans } from '../repositories/bans';
+import {
+  deleteAccount,
+  findUserByEmail,
+  findUserById,
+  isAdminEmail,
+  listUsers,
+  removeIdentity,
+  saveUserRecord,
+  verifySeller,
+} from '../repositories/users';
 import { errorResponses } from './error-responses';
 import { setNextLink } from './next-link';
 
 const users_: FastifyPluginAsyncZod = async (app) => {
   /** The identity proven by the session cookie, which must be the one of `email`. */
-  const identityFor = async (request: FastifyRequest, email: string): Promise<Identity> => {
+  const identityFor = async (request: FastifyRequest, email: string): Promise<SignedInIdentity> => {
     const identity = await app.identity.identityOf(webHeadersOf(request));
     if (!identity) throw app.httpErrors.unauthorized('Sign in first');
     if (identity.email.toLowerCase() !== email) {
       throw app.httpErrors.forbidden('You may only act for the e-mail you signed in with');
     }
+    // A banned address has no identity; this holds even if one was made before the ban.
+    if (await isBanned(app.db, email))
+      throw app.httpErrors.forbidden('This e-mail address may not be used on the marketplace');
     return identity;
   };
 
@@ -30,7 +42,9 @@ const users_: FastifyPluginAsyncZod = async (app) => {
         response: { 200: calls.adminCheck.response, 400: errorSchema },
       },
     },
-    async (request) => ({ isAdmin: app.adminEmails.has(request.params.email) }),
+    async (request) => ({
+      isAdmin: await isAdminEmail(app.db, request.params.email, app.adminEmails),
+    }),
   );
 
   app.get(
@@ -42,14 +56,9 @@ const users_: FastifyPluginAsyncZod = async (app) => {
         response: { 200: calls.sellerCheck.response, 400: errorSchema },
       },
     },
-    async (request) => {
-      const [row] = await app.db
-        .select({ type: users.type })
-        .from(users)
-        .where(eq(users.email, request.params.email))
-        .limit(1);
-      return { isSeller: row?.type === 'seller' };
-    },
+    async (request) => ({
+      isSeller: (await findUserByEmail(app.db, request.params.email))?.type === 'seller',
+    }),
   );
 
   for (const [call, type] of [
@@ -88,12 +97,8 @@ const users_: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { email } = request.params;
-      const [row] = await app.db
-        .select({ type: users.type })
-        .from(users)
-        .where(eq(users.email, email))
-        .limit(1);
-      if (row?.type !== 'seller') throw app.httpErrors.notFound('No seller uses this e-mail');
+      if ((await findUserByEmail(app.db, email))?.type !== 'seller')
+        throw app.httpErrors.notFound('No seller uses this e-mail');
       return { modifiedCount: await verifySeller(app.db, email) };
     },
   );
@@ -110,15 +115,77 @@ const users_: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const [row] = await app.db
-        .select()
-        .from(users)
-        .where(eq(users.id, request.query.id))
-        .limit(1);
+      const row = await findUserById(app.db, request.query.id);
       if (!row) throw app.httpErrors.notFound('No such account');
-      if (app.adminEmails.has(row.email))
+      if (await isAdminEmail(app.db, row.email, app.adminEmails))
         throw app.httpErrors.forbidden('An admin account cannot be deleted');
       return { deletedCount: await deleteAccount(app.db, row) };
+    },
+  );
+
+  app.get(
+    calls.listBans.path,
+    {
+      preHandler: [app.authenticate, app.requireAdmin],
+      schema: {
+        tags: ['users'],
+        security: [{ bearer: [] }],
+        querystring: calls.listBans.query,
+        response: {
+          200: calls.listBans.response,
+          400: errorSchema,
+          401: errorSchema,
+          403: errorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const page = await listBans(app.db, request.query);
+      setNextLink(request, reply, page.nextCursor);
+      return page.items;
+    },
+  );
+
+  app.post(
+    calls.banEmail.path,
+    {
+      preHandler: [app.authenticate, app.requireAdmin],
+      schema: {
+        tags: ['users'],
+        security: [{ bearer: [] }],
+        body: calls.banEmail.body,
+        response: { 200: calls.banEmail.response, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { email } = request.body;
+      const account = await findUserByEmail(app.db, email);
+      if (await isAdminEmail(app.db, email, app.adminEmails))
+        throw app.httpErrors.forbidden('An admin account cannot be banned');
+      // The account goes with the ban (sessions, tokens, listings; paid records stay).
+      const deletedCount = account
+        ? await deleteAccount(app.db, account, 'banned')
+        : (await removeIdentity(app.db, email), 0);
+      await banEmail(app.db, email, 'banned');
+      return { acknowledged: true, deletedCount };
+    },
+  );
+
+  app.delete(
+    calls.liftBan.path,
+    {
+      preHandler: [app.authenticate, app.requireAdmin],
+      schema: {
+        tags: ['users'],
+        security: [{ bearer: [] }],
+        querystring: calls.liftBan.query,
+        response: { 200: calls.liftBan.response, ...errorResponses },
+      },
+    },
+    async (request) => {
+      if (!(await liftBan(app.db, request.query.email)))
+        throw app.httpErrors.notFound('This address is not banned');
+      return { deletedCount: 1 };
     },
   );
 
@@ -140,16 +207,13 @@ const users_: FastifyPluginAsyncZod = async (app) => {
       const { email, name, type } = request.body;
       await identityFor(request, email);
       // An existing record keeps its type: a seller signing in with Google stays a seller.
-      await app.db
-        .insert(users)
-        .values({ email, name, type })
-        .onConflictDoNothing({ target: users.email });
+      await saveUserRecord(app.db, { email, name, type });
       return { acknowledged: true };
     },
   );
 
   /** Identities proven by a route's preHandler, for its rate-limit key and its handler. */
-  const proven = new WeakMap<FastifyRequest, Identity>();
+  const proven = new WeakMap<FastifyRequest, SignedInIdentity>();
 
   app.get(
     calls.getToken.path,
@@ -182,13 +246,19 @@ const users_: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { email } = request.query;
-      const identity = proven.get(request) as Identity; // proven by the preHandler above
+      const identity = proven.get(request) as SignedInIdentity; // proven by the preHandler above
       // An identity whose record was never saved (a failed sign-up step) becomes a buyer.
-      await app.db
-        .insert(users)
-        .values({ email, name: identity.name, type: 'user' })
-        .onConflictDoNothing({ target: users.email });
-      return { accessToken: await app.accessTokens.issue(email) };
+      const account = await saveUserRecord(app.db, {
+        email,
+        name: identity.name.slice(0, NAME_MAX_LENGTH),
+        type: 'user',
+      });
+      return {
+        accessToken: await app.accessTokens.issue({
+          userId: account.id,
+          sessionId: identity.sessionId,
+        }),
+      };
     },
   );
 };

@@ -1,6 +1,6 @@
 /** Demo data for a fresh machine: sellers (one verified), a buyer, ~40 phones, some sold, five advertised. */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { CategoryCode } from '../../shared/constants';
 import type { IdentityProvider } from '../auth/identity-provider';
 import { loadSecret } from '../auth/secrets';
@@ -591,6 +591,32 @@ export async function hasAnyUser(db: Db): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** The demo accounts this database still has, for the start banner, in the banner's order. */
+export async function demoAccountsPresent(
+  db: Db,
+): Promise<{ role: 'admin' | 'seller' | 'buyer'; email: string; verified: boolean }[]> {
+  const all = [
+    { role: 'admin' as const, email: DEMO_ADMIN.email },
+    ...DEMO_SELLERS.map((s) => ({ role: 'seller' as const, email: s.email })),
+    { role: 'buyer' as const, email: DEMO_BUYER.email },
+  ];
+  const rows = await db
+    .select({ email: users.email, isAdmin: users.isAdmin, userStatus: users.userStatus })
+    .from(users)
+    .where(
+      inArray(
+        users.email,
+        all.map((a) => a.email),
+      ),
+    );
+  const found = new Map(rows.map((r) => [r.email, r]));
+  return all.flatMap((a) => {
+    const row = found.get(a.email);
+    if (!row || (a.role === 'admin' && !row.isAdmin)) return [];
+    return [{ ...a, verified: row.userStatus === 'verified' }];
+  });
+}
+
 /** Inserts the demo data; older phones first so that `seq` follows `timeOfPost`. */
 export async function seedDemo(
   db: Db,
@@ -619,7 +645,8 @@ export async function seedDemo(
         userStatus: s.verified ? 'verified' : null,
       })),
       { name: DEMO_BUYER.name, email: DEMO_BUYER.email, type: 'user' as const },
-      { name: DEMO_ADMIN.name, email: DEMO_ADMIN.email, type: 'user' as const },
+      // Admin by its own record, in this database only (never by its address: decision 017).
+      { name: DEMO_ADMIN.name, email: DEMO_ADMIN.email, type: 'user' as const, isAdmin: true },
     ]);
     const inserted = await tx
       .insert(products)

@@ -7,15 +7,19 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
+import { decodeJwt } from 'jose';
 import sharp from 'sharp';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokens } from '../../../src/server/auth/access-tokens';
 import { orders, users, wishListItems } from '../../../src/server/db/schema';
+import { banEmail } from '../../../src/server/repositories/bans';
 import {
   type Account,
   cookieOf,
   createAccount,
+  createAdmin,
+  expiredTokenLike,
   GOOD_PASSWORD,
   SAME_SITE,
   signIn,
@@ -108,9 +112,7 @@ const freshOrder = async () => {
   const phone = await freshPhone();
   const [order] = await t.database.db
     .insert(orders)
-    .values(
-      orderValues(who.buyer.email, phone.id, { priceCents: phone.resellPriceCents, image: '' }),
-    )
+    .values(orderValues(who.buyer, phone.id, { priceCents: phone.resellPriceCents, image: '' }))
     .returning();
   return order as typeof orders.$inferSelect;
 };
@@ -211,6 +213,32 @@ const rows: Record<string, Row> = {
       method: 'PUT',
       url: `/api/users/${(await createSeller(t.database.db)).email}`,
     }),
+  },
+  'banned addresses': {
+    routes: ['GET /api/users/banned'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/users/banned'),
+  },
+  'ban an address': {
+    routes: ['POST /api/users/banned'],
+    rule: 'admin',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/users/banned',
+      payload: { email: (await createSeller(t.database.db)).email },
+    }),
+  },
+  'lift a ban': {
+    routes: ['DELETE /api/users/banned'],
+    rule: 'admin',
+    ok: 200,
+    request: async () => {
+      const email = uniqueEmail('banned');
+      await banEmail(t.database.db, email, 'banned');
+      return { method: 'DELETE', url: `/api/users/banned?email=${email}` };
+    },
   },
   'save the user record': {
     routes: ['POST /api/users'],
@@ -476,14 +504,14 @@ async function signInCookie(account: Account): Promise<string> {
 beforeAll(async () => {
   stripe = await startStripeDouble(STRIPE_KEYS.STRIPE_SECRET_KEY);
   [t, stripeApp] = await Promise.all([
-    buildTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }),
+    buildTestApp(),
     buildTestApp({ ...STRIPE_KEYS, STRIPE_API_URL: stripe.url }),
   ]);
   who.buyer = await createAccount(t.app, 'user');
   who.otherBuyer = await createAccount(t.app, 'user');
   who.seller = await createAccount(t.app, 'seller');
   who.otherSeller = await createAccount(t.app, 'seller');
-  who.admin = await createAccount(t.app, 'user', ADMIN_EMAIL);
+  who.admin = await createAdmin(t.app, ADMIN_EMAIL);
   who.deletedAccount = await createAccount(t.app, 'user');
   const [deleted] = await t.database.db
     .select()
@@ -497,7 +525,7 @@ beforeAll(async () => {
   expect(removal.statusCode).toBe(200);
 
   // Expired: a token past its lifetime, and a session cookie that was signed out.
-  const expired = await t.app.accessTokens.issue(who.buyer.email, Date.now() - 60 * 60 * 1000);
+  const expired = await expiredTokenLike(t.app, who.buyer.token);
   const endedSession = await signInCookie(who.buyer);
   const signOut = await t.app.inject({
     method: 'POST',
@@ -507,7 +535,11 @@ beforeAll(async () => {
   expect(signOut.statusCode).toBe(200);
   who.expiredToken = { ...who.buyer, token: expired, cookie: endedSession };
   // Forged: the buyer's e-mail signed with a key that is not ours, and a tampered cookie.
-  const forged = await new AccessTokens(randomBytes(32).toString('hex')).issue(who.buyer.email);
+  const { sub, sid } = decodeJwt(who.buyer.token);
+  const forged = await new AccessTokens(randomBytes(32).toString('hex')).issue({
+    userId: String(sub),
+    sessionId: String(sid),
+  });
   const tampered = who.buyer.cookie.replace(/\.([^.;]+)(;|$)/, '.Zm9yZ2VkLXNpZ25hdHVyZQ%3D%3D$2');
   expect(tampered).not.toBe(who.buyer.cookie);
   who.forgedToken = { ...who.buyer, token: forged, cookie: tampered };

@@ -53,6 +53,50 @@ describe('security headers', () => {
   });
 });
 
+describe('a malformed URL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  const SECURITY_HEADERS = [
+    'content-security-policy',
+    'x-frame-options',
+    'x-content-type-options',
+    'referrer-policy',
+    'strict-transport-security',
+    'cross-origin-opener-policy',
+    'cross-origin-resource-policy',
+  ];
+
+  it.each([
+    ['/%ZZ', '/%ZZ', 400],
+    ['/api/%ZZ', '/api/%ZZ', 400],
+    ['/%E0%A4%A', '/%E0%A4%A', 400],
+    ['/api/auth/%ZZ', '/api/auth/%ZZ', 400],
+    ['/images/%ZZ%3Cscript%3E', '/images/%ZZ%3Cscript%3E', 400],
+    ['/api/category/%ZZ', '/api/category/%ZZ', 400],
+  ])(
+    '%s is a 400 with the headers of every answer, and does not echo the path',
+    async (_name, url, status) => {
+      const normal = await t.app.inject('/api/nothing-here');
+      const res = await t.app.inject(url);
+      expect(res.statusCode).toBe(status);
+      for (const name of SECURITY_HEADERS) {
+        expect(normal.headers[name], name).toBeDefined();
+        expect(res.headers[name], name).toBe(normal.headers[name]);
+      }
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const { message } = res.json();
+      expect(message).toBe('Malformed URL');
+      for (const part of [url, url.slice(1), 'ZZ', '%3C', '<script', 'xxxxx']) {
+        expect(res.body).not.toContain(part);
+      }
+    },
+  );
+});
+
 describe('identity cookies', () => {
   const signUp = (app: TestApp, headers: Record<string, string>) =>
     app.app.inject({

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orders, users, wishListItems } from '../../../src/server/db/schema';
 import { calls } from '../../../src/shared/api';
-import { type Account, createAccount, SAME_SITE } from '../../helpers/accounts';
+import { type Account, createAccount, createAdmin, SAME_SITE } from '../../helpers/accounts';
 import { advertise, createProduct, orderValues } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
@@ -239,10 +239,10 @@ async function expectSafe(app: TestApp, request: Request) {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp({ ADMIN_EMAILS: ADMIN_EMAIL });
+  t = await buildTestApp();
   who.buyer = await createAccount(t.app, 'user');
   who.seller = await createAccount(t.app, 'seller');
-  who.admin = await createAccount(t.app, 'user', ADMIN_EMAIL);
+  who.admin = await createAdmin(t.app, ADMIN_EMAIL);
 
   const db = t.database.db;
   const [seller] = await db.select().from(users).where(eq(users.email, who.seller.email));
@@ -252,7 +252,7 @@ beforeAll(async () => {
   for (const phone of phones.slice(0, 3)) await advertise(db, phone);
   const booked = await db
     .insert(orders)
-    .values(phones.slice(0, 3).map((p) => orderValues(who.buyer.email, p.id)))
+    .values(phones.slice(0, 3).map((p) => orderValues(who.buyer, p.id)))
     .returning();
   const wished = await db
     .insert(wishListItems)

@@ -1,0 +1,174 @@
+/**
+ * Our rules around the identity provider, run by the provider itself on the endpoint it resolved
+ * (Better Auth's hooks), so no spelling of a URL reaches sign-in or sign-up without them:
+ * - sign-up: the e-mail's format and length, a name of 1 to 100 characters, the password rules of
+ *   spec section 5, banned addresses, and sign-ups limited per client address and in all;
+ * - sign-in: the e-mail checked before anything is kept about it, `user-not-found` for an unknown
+ *   address, and failed tries locked out per client address and normalised e-mail;
+ * - every identity created by any method (e-mail, Google): not for a banned address, name capped;
+ * - password hashing: a few at a time, so a flood of sign-ups cannot take every thread of the
+ *   pool that also reads files (photos, the app's scripts).
+ * The client's address comes from our server (`CLIENT_ADDRESS_HEADER`, set after the trusted
+ * proxies are applied), never from a header a client sends.
+ */
+import { isIPv6 } from 'node:net';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { hashPassword, verifyPassword } from 'better-auth/crypto';
+import pLimit from 'p-limit';
+import { emailSchema } from '../../shared/api';
+import { NAME_MAX_LENGTH } from '../../shared/constants';
+import { passwordProblem } from '../../shared/identity';
+import type { Db } from '../db/client';
+import { isBanned } from '../repositories/bans';
+import { identityExists } from '../repositories/users';
+import { WindowThrottle } from './window-throttle';
+
+/** Set by our server on every request it forwards to the provider, after removing any sent. */
+export const CLIENT_ADDRESS_HEADER = 'x-phone-market-client-address';
+
+export type IdentityLimits = {
+  /** Sign-ups one client address may make per window. */
+  signUpsPerAddress: number;
+  /** Sign-ups all clients together may make per window. */
+  signUpsInAll: number;
+  windowMs?: number;
+};
+
+const SIGN_UP_WINDOW_MS = 10 * 60 * 1000;
+/** Password hashes computed at once: half of libuv's default pool of four threads. */
+const HASHING_AT_ONCE = 2;
+/** Hashes waiting beyond this answer "busy" at once instead of queueing without end. */
+const HASHING_QUEUE_MAX = 64;
+
+/** An IPv6 client is one /64 (one household or phone); an IPv4 client is one address. */
+export function clientKey(address: string): string {
+  if (!isIPv6(address) || address.startsWith('::ffff:')) return address.replace(/^::ffff:/, '');
+  const full = address.includes('::')
+    ? (() => {
+        const [head = '', tail = ''] = address.split('::');
+        const h = head ? head.split(':') : [];
+        const t = tail ? tail.split(':') : [];
+        return [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
+      })()
+    : address.split(':');
+  return `${full.slice(0, 4).join(':')}::/64`;
+}
+
+const fail = (
+  status: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN',
+  code: string,
+  message: string,
+) => new APIError(status, { code, message });
+
+const tooMany = (retryAfterSeconds: number, message: string) =>
+  new APIError(
+    'TOO_MANY_REQUESTS',
+    { code: 'TOO_MANY_REQUESTS', message },
+    {
+      'retry-after': String(retryAfterSeconds),
+    },
+  );
+
+type Body = Record<string, unknown> | undefined;
+
+const checkedEmail = (body: Body): string => {
+  const parsed = emailSchema.safeParse(body?.email);
+  if (!parsed.success) throw fail('BAD_REQUEST', 'INVALID_EMAIL', 'Invalid email address');
+  return parsed.data;
+};
+
+const checkedName = (name: unknown): string => {
+  const trimmed = typeof name === 'string' ? name.trim() : '';
+  if (!trimmed) throw fail('BAD_REQUEST', 'NAME_REQUIRED', 'Name is required');
+  if (trimmed.length > NAME_MAX_LENGTH)
+    throw fail('BAD_REQUEST', 'NAME_TOO_LONG', `Name is too long (at most ${NAME_MAX_LENGTH})`);
+  return trimmed;
+};
+
+export function createIdentityGuard(db: Db, limits: IdentityLimits) {
+  const failedSignIns = new WindowThrottle();
+  const windowMs = limits.windowMs ?? SIGN_UP_WINDOW_MS;
+  const signUpsByAddress = new WindowThrottle({ limit: limits.signUpsPerAddress, windowMs });
+  const signUpsInAll = new WindowThrottle({ limit: limits.signUpsInAll, windowMs, maxKeys: 1 });
+  const hashing = pLimit(HASHING_AT_ONCE);
+
+  const addressOf = (headers: Headers | undefined): string | null => {
+    const address = headers?.get(CLIENT_ADDRESS_HEADER);
+    return address ? clientKey(address) : null;
+  };
+
+  const throttled = <T>(work: () => Promise<T>): Promise<T> => {
+    if (hashing.pendingCount >= HASHING_QUEUE_MAX) {
+      return Promise.reject(tooMany(5, 'The service is busy. Try again in a moment.'));
+    }
+    return hashing(work);
+  };
+
+  const before = createAuthMiddleware(async (ctx) => {
+    const body = ctx.body as Body;
+    if (ctx.path === '/sign-up/email') {
+      const email = checkedEmail(body);
+      const name = checkedName(body?.name);
+      const problem = passwordProblem(typeof body?.password === 'string' ? body.password : '');
+      if (problem) throw fail('BAD_REQUEST', 'WEAK_PASSWORD', problem);
+      if (await isBanned(db, email)) throw banned();
+      const address = addressOf(ctx.headers);
+      // Calls from our own code (demo data, fixtures) carry no client address and no limit.
+      if (address) {
+        const wait = Math.max(signUpsByAddress.retryAfter(address), signUpsInAll.retryAfter('all'));
+        if (wait > 0) throw tooMany(wait, 'Too many new accounts just now. Try again later.');
+        signUpsByAddress.count(address);
+        signUpsInAll.count('all');
+      }
+      return { context: { body: { ...body, email, name } } };
+    }
+    if (ctx.path === '/sign-in/email') {
+      const email = checkedEmail(body);
+      const key = `${addressOf(ctx.headers) ?? 'server'}|${email}`;
+      const wait = failedSignIns.retryAfter(key);
+      if (wait > 0) throw tooMany(wait, 'Too many failed sign-in attempts. Try again later.');
+      if (!(await identityExists(db, email))) {
+        failedSignIns.count(key);
+        throw fail('UNAUTHORIZED', 'USER_NOT_FOUND', 'No account uses this e-mail');
+      }
+      return { context: { body: { ...body, email } } };
+    }
+    if (ctx.path === '/update-user' && body && 'name' in body) {
+      return { context: { body: { ...body, name: checkedName(body.name) } } };
+    }
+  });
+
+  const after = createAuthMiddleware(async (ctx) => {
+    if (ctx.path !== '/sign-in/email') return;
+    const body = ctx.body as Body;
+    const email = typeof body?.email === 'string' ? body.email : '';
+    const key = `${addressOf(ctx.headers) ?? 'server'}|${email}`;
+    const returned = ctx.context.returned;
+    if (isAPIError(returned)) {
+      if (returned.statusCode === 401) failedSignIns.count(key);
+    } else failedSignIns.reset(key);
+  });
+
+  return {
+    hooks: { before, after },
+    databaseHooks: {
+      user: {
+        create: {
+          // Every way an identity is made (e-mail, Google) passes here.
+          before: async (user: { email: string; name?: string | null }) => {
+            if (await isBanned(db, user.email)) throw banned();
+            const name = (user.name ?? '').trim().slice(0, NAME_MAX_LENGTH);
+            return { data: { ...user, name } };
+          },
+        },
+      },
+    },
+    password: {
+      hash: (password: string) => throttled(() => hashPassword(password)),
+      verify: (input: { hash: string; password: string }) => throttled(() => verifyPassword(input)),
+    },
+  };
+}
+
+const banned = () =>
+  fail('FORBIDDEN', 'ACCOUNT_BANNED', 'This e-mail address may not be used on the marketplace');
