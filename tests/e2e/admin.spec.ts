@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createAccountViaApi, createSellerWithPhone } from './api';
+import { API_PASSWORD, createAccountViaApi, createSellerWithPhone } from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
 
@@ -58,4 +58,45 @@ test('the admin deletes a buyer after confirming, and cancelling deletes nothing
   await expect(row).toHaveCount(0);
   await page.reload();
   await expect(page.getByRole('row').filter({ hasText: buyer.email })).toHaveCount(0);
+});
+
+test('the admin bans an address: it cannot sign in, and after the ban is lifted it signs up anew', async ({
+  page,
+  baseURL,
+}) => {
+  const seller = await createAccountViaApi(baseURL as string, 'seller', 'banned');
+  await signInAsAdmin(page, '/dashboard/banned');
+  await expect(page.getByRole('heading', { level: 1, name: 'Banned Addresses' })).toBeVisible();
+  await page.getByLabel('E-mail address to ban').fill(seller.email);
+  await page.getByRole('button', { name: 'Ban', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: `Ban ${seller.email}? Its account, if any, is deleted.` })
+    .getByRole('button', { name: 'OK' })
+    .click();
+  await expect(page.getByText(`${seller.email} is banned and its account deleted.`)).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: seller.email });
+  await expect(row.getByRole('cell', { name: 'Banned', exact: true })).toBeVisible();
+
+  // The banned seller's next call is refused, and the address cannot sign up again.
+  expect(
+    (
+      await seller.api.get(`/api/products?email=${seller.email}`, { headers: seller.bearer })
+    ).status(),
+  ).toBe(401);
+  const again = await seller.api.post('/api/auth/sign-up/email', {
+    data: { email: seller.email, name: seller.name, password: API_PASSWORD },
+  });
+  expect(again.status()).toBe(403);
+
+  await row.getByRole('button', { name: `Lift ban ${seller.email}` }).click();
+  await page
+    .getByRole('dialog', { name: `Let ${seller.email} sign up again?` })
+    .getByRole('button', { name: 'OK' })
+    .click();
+  await expect(page.getByText(`${seller.email} may sign up again.`)).toBeVisible();
+  await expect(row).toHaveCount(0);
+  const anew = await seller.api.post('/api/auth/sign-up/email', {
+    data: { email: seller.email, name: seller.name, password: API_PASSWORD },
+  });
+  expect(anew.status()).toBe(200);
 });

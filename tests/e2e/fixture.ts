@@ -49,7 +49,8 @@ export async function seedFixture(
     await identity.createIdentity({ ...account, password: FIXTURE.password });
   }
   await db.insert(users).values([
-    { ...FIXTURE.admin, type: 'user' },
+    // Admin by its record, as the operator's `npm run admin -- grant` makes it.
+    { ...FIXTURE.admin, type: 'user', isAdmin: true },
     { ...FIXTURE.buyer, type: 'user' },
   ]);
   const image = async (color: string, code: '01' | '02' | '03' | '04') =>

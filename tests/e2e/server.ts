@@ -20,7 +20,10 @@ const config = loadConfig({
   HOST: '127.0.0.1',
   SEED_DEMO: '0',
   LOG_LEVEL: 'warn',
-  ADMIN_EMAILS: FIXTURE.admin.email,
+  // Every browser test signs up and in from this one address.
+  SIGN_UPS_PER_ADDRESS: '1000000',
+  SIGN_UPS_IN_ALL: '1000000',
+  IDENTITY_RATE_LIMIT: '0',
   GOOGLE_CLIENT_ID: OIDC_CLIENT.id,
   GOOGLE_CLIENT_SECRET: OIDC_CLIENT.secret,
   GOOGLE_ISSUER: google.issuer,

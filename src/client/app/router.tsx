@@ -118,6 +118,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               }),
               admin,
             ),
+            lazyPage(
+              'banned',
+              async () => ({
+                Component: (await import('@client/features/admin/routes/banned')).BannedRoute,
+              }),
+              admin,
+            ),
           ],
         },
         { path: CATCH_ALL, Component: NotFound },

@@ -1,7 +1,7 @@
 import { IdentityError } from '@client/lib/auth/identity-client';
 import { session } from '@client/lib/auth/session';
 import { useHydrated } from '@client/lib/use-hydrated';
-import { PASSWORD_MIN_LENGTH } from '@shared/constants';
+import { NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@shared/constants';
 import { type IdentityErrorCode, PASSWORD_PATTERN } from '@shared/identity';
 import { TEXT } from '@shared/texts';
 import { useState } from 'react';
@@ -61,6 +61,7 @@ export function SignUpRoute() {
               label="Name"
               error={errors.name?.message}
               autoComplete="name"
+              maxLength={NAME_MAX_LENGTH}
               registration={register('name', {
                 required: TEXT.validation.nameRequired,
                 validate: (v) => v.trim().length > 0 || TEXT.validation.nameRequired,

@@ -14,6 +14,7 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
   admin: [
     { to: '/dashboard/allseller', label: TEXT.dashboard.allSellers },
     { to: '/dashboard/allbuyer', label: TEXT.dashboard.allBuyers },
+    { to: '/dashboard/banned', label: 'Banned Addresses' },
   ],
 };
 
