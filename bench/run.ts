@@ -15,6 +15,7 @@ import { createDatabase, startPostgres } from './lib/postgres';
 import { type Figure, type Report, summaryOf, writeReport } from './lib/report';
 import { benchLighthouse } from './lighthouse';
 import { benchScaleCurve } from './scale-curve';
+import { benchSignUpFlood } from './signup-flood';
 
 // Ctrl-C: exit through 'exit' so the servers and PostgreSQL the bench started stop too.
 process.once('SIGINT', () => process.exit(130));
@@ -67,6 +68,7 @@ try {
 }
 
 figures.push(...(await step('image pipeline', benchImages)));
+figures.push(...(await step('sign-up flood', benchSignUpFlood)));
 
 notes.push(
   'Load: autocannon in a child process, 10 connections, 8 s per endpoint after a 2 s warm-up; the server logs at warn (no request logs).',
