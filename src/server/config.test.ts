@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       SEED_DEMO: true,
       ADMIN_EMAILS: [],
       LOG_LEVEL: 'info',
+      REQUEST_TIMEOUT_MS: 50_000,
     });
     expect(config.DATA_DIR).toMatch(/data$/);
     expect(config.DATABASE_URL).toBeUndefined();
@@ -63,6 +64,8 @@ describe('loadConfig', () => {
     ['ADMIN_EMAILS', 'not-an-email'],
     ['PUBLIC_URL', 'shop.example.com'],
     ['LOG_LEVEL', 'loud'],
+    ['REQUEST_TIMEOUT_MS', 'soon'],
+    ['REQUEST_TIMEOUT_MS', '0'],
   ])('stops with a message naming %s when it is %s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
