@@ -169,6 +169,10 @@ function trustProxyOf(trusted: Config['TRUSTED_PROXIES']): FastifyServerOptions[
 function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.headers(request.server.securityHeaders);
   if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ message: 'Malformed URL' });
+  // A path parameter over the router's 100 characters, when no catch-all route takes the path.
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.code(414).send({ message: 'URL too long' });
+  }
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ message: 'Internal Server Error' });
 }

@@ -3,8 +3,13 @@
  * sniffing, a referrer policy), how identity cookies are set (HttpOnly, SameSite, Secure behind
  * HTTPS), and that a whole run's log, at its most verbose, holds no secret.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/server/app';
+import { loadConfig } from '../../../src/server/config';
 import {
   type Account,
   cookieOf,
@@ -15,7 +20,7 @@ import {
 } from '../../helpers/accounts';
 import { buyingCalls } from '../../helpers/buying';
 import { uploadPhoto } from '../../helpers/multipart';
-import { buildTestApp, type TestApp } from '../../helpers/test-app';
+import { buildTestApp, createTestDatabase, type TestApp } from '../../helpers/test-app';
 
 describe('security headers', () => {
   let t: TestApp;
@@ -95,6 +100,32 @@ describe('a malformed URL', () => {
       }
     },
   );
+
+  it('is a 414, not a 500, when a path parameter is too long and no client catches it', async () => {
+    // With the client built, its catch-all route answers such a path 404; without it the router
+    // refuses it (over 100 characters) before any route, hook or error handler.
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-data-'));
+    const database = await createTestDatabase();
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+    const app = await buildApp({
+      config: { ...config, CLIENT_DIR: path.join(dataDir, 'none') },
+      database,
+    });
+    try {
+      const url = `/api/category/${'x'.repeat(150)}%3Cscript%3E`;
+      const res = await app.inject(url);
+      expect(res.statusCode).toBe(414);
+      const normal = await t.app.inject('/api/nothing-here');
+      for (const name of SECURITY_HEADERS)
+        expect(res.headers[name], name).toBe(normal.headers[name]);
+      expect(res.json()).toEqual({ message: 'URL too long' });
+      for (const part of ['xxxxx', '%3C', '<script']) expect(res.body).not.toContain(part);
+    } finally {
+      await app.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('identity cookies', () => {
