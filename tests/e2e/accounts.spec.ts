@@ -104,7 +104,11 @@ test('a signed-out visit to My WishList comes back there after signing in', asyn
 
 test('each role sees its own menu and index page', async ({ page }) => {
   const cases = [
-    { email: FIXTURE.admin.email, menu: ['All Sellers', 'All Buyers'], index: 'All Sellers' },
+    {
+      email: FIXTURE.admin.email,
+      menu: ['All Sellers', 'All Buyers', 'Banned Addresses'],
+      index: 'All Sellers',
+    },
     {
       email: FIXTURE.verifiedSeller.email,
       menu: ['Add A Product', 'My Products'],

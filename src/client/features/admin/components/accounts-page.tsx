@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable, DeleteButton } from '@client/components/ui/data-table';
+import { ShowMore } from '@client/components/ui/show-more';
 import { ApiError } from '@client/lib/api-client';
 import { USER_STATUS_VERIFIED } from '@shared/constants';
 import type { User } from '@shared/entities';
@@ -83,16 +84,7 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
           ))}
         </DataTable>
       )}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className="btn btn-outline"
-          onClick={() => query.fetchNextPage()}
-          disabled={query.isFetchingNextPage}
-        >
-          {query.isFetchingNextPage ? 'Loading…' : 'Show more'}
-        </button>
-      )}
+      <ShowMore query={query} />
       <ConfirmDialog
         open={deleting !== null}
         message={TEXT.confirm.delete}

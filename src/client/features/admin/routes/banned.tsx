@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable } from '@client/components/ui/data-table';
+import { ShowMore } from '@client/components/ui/show-more';
 import { ApiError } from '@client/lib/api-client';
 import { formatDate } from '@client/lib/format';
 import type { BannedAddress } from '@shared/entities';
@@ -106,16 +107,7 @@ export function BannedRoute() {
           ))}
         </DataTable>
       )}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className="btn btn-outline"
-          onClick={() => query.fetchNextPage()}
-          disabled={query.isFetchingNextPage}
-        >
-          {query.isFetchingNextPage ? 'Loading…' : 'Show more'}
-        </button>
-      )}
+      <ShowMore query={query} />
       <ConfirmDialog
         open={confirming !== null}
         message={

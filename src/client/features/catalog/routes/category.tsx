@@ -1,3 +1,4 @@
+import { ShowMore } from '@client/components/ui/show-more';
 import { ApiError } from '@client/lib/api-client';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { CATEGORY_CODES, type CategoryCode } from '@shared/constants';
@@ -71,14 +72,11 @@ export function CategoryRoute() {
       {booking && <BookingModal product={booking} onClose={() => setBooking(null)} />}
       {hasNextPage && (
         <div className="flex justify-center">
-          <button
-            type="button"
+          <ShowMore
+            query={{ hasNextPage, isFetchingNextPage, fetchNextPage }}
+            label="Show more phones"
             className="btn btn-outline btn-wide"
-            onClick={() => fetchNextPage()}
-            disabled={isFetchingNextPage}
-          >
-            {isFetchingNextPage ? 'Loading…' : 'Show more phones'}
-          </button>
+          />
         </div>
       )}
     </section>
