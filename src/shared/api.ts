@@ -2,10 +2,10 @@
  * The calls of spec section 7 (plus the product's own health, config and vitals calls):
  * params, query, body and responses of each, under the base path `/api`.
  * The server registers its routes with these schemas and checks its answers against them; the
- * browser takes its paths from call-paths.ts and trusts those checked answers (decision 014).
+ * browser takes its methods and paths from call-routes.ts and trusts those checked answers (decision 014).
  */
 import { z } from 'zod';
-import { callPaths } from './call-paths';
+import { callRoutes, type Method } from './call-routes';
 import {
   CONDITION_OPTIONS,
   PAGE_LIMIT_DEFAULT,
@@ -26,7 +26,7 @@ import {
   wishListItemSchema,
 } from './entities';
 
-export { API_BASE, apiPath } from './call-paths';
+export { API_BASE, apiPath } from './call-routes';
 
 export const errorSchema = z.object({ message: z.string() });
 export type ApiError = z.infer<typeof errorSchema>;
@@ -151,13 +151,21 @@ export const vitalSchema = z.object({
 });
 export type Vital = z.infer<typeof vitalSchema>;
 
-/** Who may call: anyone, or a bearer of the product server's access token. */
-export type Access = 'public' | 'bearer' | 'identity';
+/**
+ * Who may call. `identity`: the identity provider's session cookie (before there is a token);
+ * `bearer`: any account's access token, ownership checked by the handler; `admin`, `seller`,
+ * `buyer`: an access token of an account with that role (a buyer is account type `user`).
+ */
+export type Access = 'public' | 'identity' | 'bearer' | 'admin' | 'seller' | 'buyer';
 
-type Call = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  path: (typeof callPaths)[keyof typeof callPaths];
+/** The OpenAPI tag (the group on /api/docs) a call is listed under. */
+export type Tag = 'users' | 'products' | 'catalog' | 'buying' | 'payments' | 'images' | 'system';
+
+export type Call = {
+  method: Method;
+  path: (typeof callRoutes)[keyof typeof callRoutes]['path'];
   access: Access;
+  tag: Tag;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -168,206 +176,206 @@ const define = <const T extends Record<string, Call>>(calls: T) => calls;
 
 export const calls = define({
   adminCheck: {
-    method: 'GET',
-    path: callPaths.adminCheck,
+    ...callRoutes.adminCheck,
     access: 'public',
+    tag: 'users',
     params: z.object({ email: emailSchema }),
     response: z.object({ isAdmin: z.boolean() }),
   },
   sellerCheck: {
-    method: 'GET',
-    path: callPaths.sellerCheck,
+    ...callRoutes.sellerCheck,
     access: 'public',
+    tag: 'users',
     params: z.object({ email: emailSchema }),
     response: z.object({ isSeller: z.boolean() }),
   },
   listBuyers: {
-    method: 'GET',
-    path: callPaths.listBuyers,
-    access: 'bearer',
+    ...callRoutes.listBuyers,
+    access: 'admin',
+    tag: 'users',
     query: paginationQuerySchema,
     response: z.array(userSchema),
   },
   listSellers: {
-    method: 'GET',
-    path: callPaths.listSellers,
-    access: 'bearer',
+    ...callRoutes.listSellers,
+    access: 'admin',
+    tag: 'users',
     query: paginationQuerySchema,
     response: z.array(userSchema),
   },
   deleteUser: {
-    method: 'DELETE',
-    path: callPaths.deleteUser,
-    access: 'bearer',
+    ...callRoutes.deleteUser,
+    access: 'admin',
+    tag: 'users',
     query: idQuery,
     response: z.object({ deletedCount: z.number().int() }),
   },
   verifySeller: {
-    method: 'PUT',
-    path: callPaths.verifySeller,
-    access: 'bearer',
+    ...callRoutes.verifySeller,
+    access: 'admin',
+    tag: 'users',
     params: z.object({ email: emailSchema }),
     response: z.object({ modifiedCount: z.number().int() }),
   },
   listBans: {
-    method: 'GET',
-    path: callPaths.listBans,
-    access: 'bearer',
+    ...callRoutes.listBans,
+    access: 'admin',
+    tag: 'users',
     query: paginationQuerySchema,
     response: z.array(bannedAddressSchema),
   },
   banEmail: {
-    method: 'POST',
-    path: callPaths.banEmail,
-    access: 'bearer',
+    ...callRoutes.banEmail,
+    access: 'admin',
+    tag: 'users',
     body: z.object({ email: emailSchema }),
     response: z.object({ acknowledged: z.boolean(), deletedCount: z.number().int() }),
   },
   liftBan: {
-    method: 'DELETE',
-    path: callPaths.liftBan,
-    access: 'bearer',
+    ...callRoutes.liftBan,
+    access: 'admin',
+    tag: 'users',
     query: emailQuery,
     response: z.object({ deletedCount: z.number().int() }),
   },
   saveUser: {
-    method: 'POST',
-    path: callPaths.saveUser,
+    ...callRoutes.saveUser,
     access: 'identity',
+    tag: 'users',
     body: z.object({ email: emailSchema, name: text('name', 100), type: userTypeSchema }),
     response: ack,
   },
   getToken: {
-    method: 'GET',
-    path: callPaths.getToken,
+    ...callRoutes.getToken,
     access: 'identity',
+    tag: 'users',
     query: emailQuery,
     response: z.object({ accessToken: z.string() }),
   },
   myProducts: {
-    method: 'GET',
-    path: callPaths.myProducts,
+    ...callRoutes.myProducts,
     access: 'bearer',
+    tag: 'products',
     query: emailQuery.extend(paginationQuerySchema.shape),
     response: z.array(productSchema),
   },
   addProduct: {
-    method: 'POST',
-    path: callPaths.addProduct,
-    access: 'bearer',
+    ...callRoutes.addProduct,
+    access: 'seller',
+    tag: 'products',
     body: productInputSchema,
     response: z.object({ acknowledged: z.boolean(), insertedId: idSchema }),
   },
   deleteProduct: {
-    method: 'DELETE',
-    path: callPaths.deleteProduct,
+    ...callRoutes.deleteProduct,
     access: 'bearer',
+    tag: 'products',
     query: idQuery,
     response: z.object({ deletedCount: z.number().int() }),
   },
   listCategories: {
-    method: 'GET',
-    path: callPaths.listCategories,
+    ...callRoutes.listCategories,
     access: 'public',
+    tag: 'catalog',
     response: z.array(categorySchema),
   },
   categoryProducts: {
-    method: 'GET',
-    path: callPaths.categoryProducts,
+    ...callRoutes.categoryProducts,
     access: 'public',
+    tag: 'catalog',
     params: z.object({ id: categoryCodeSchema }),
     query: paginationQuerySchema,
     response: z.array(productSchema),
   },
   listAdvertised: {
-    method: 'GET',
-    path: callPaths.listAdvertised,
+    ...callRoutes.listAdvertised,
     access: 'public',
+    tag: 'catalog',
     query: paginationQuerySchema,
     response: z.array(advertisedItemSchema),
   },
   advertise: {
-    method: 'POST',
-    path: callPaths.advertise,
-    access: 'bearer',
+    ...callRoutes.advertise,
+    access: 'seller',
+    tag: 'products',
     query: idQuery,
     response: ackWithMessage,
   },
   wishList: {
-    method: 'GET',
-    path: callPaths.wishList,
+    ...callRoutes.wishList,
     access: 'bearer',
+    tag: 'buying',
     query: emailQuery,
     response: z.array(wishListItemSchema),
   },
   addToWishList: {
-    method: 'POST',
-    path: callPaths.addToWishList,
-    access: 'bearer',
+    ...callRoutes.addToWishList,
+    access: 'buyer',
+    tag: 'buying',
     body: z.object({ productId: idSchema }).loose(),
     response: ackWithMessage,
   },
   removeFromWishList: {
-    method: 'DELETE',
-    path: callPaths.removeFromWishList,
+    ...callRoutes.removeFromWishList,
     access: 'bearer',
+    tag: 'buying',
     params: idQuery,
     response: z.object({ deletedCount: z.number().int() }),
   },
   myOrders: {
-    method: 'GET',
-    path: callPaths.myOrders,
+    ...callRoutes.myOrders,
     access: 'bearer',
+    tag: 'buying',
     query: emailQuery.extend(paginationQuerySchema.shape),
     response: z.array(orderSchema),
   },
   book: {
-    method: 'POST',
-    path: callPaths.book,
-    access: 'bearer',
+    ...callRoutes.book,
+    access: 'buyer',
+    tag: 'buying',
     body: z
       .object({ productId: idSchema, location: text('location'), number: text('number', 40) })
       .loose(),
     response: ack,
   },
   deleteOrder: {
-    method: 'DELETE',
-    path: callPaths.deleteOrder,
+    ...callRoutes.deleteOrder,
     access: 'bearer',
+    tag: 'buying',
     query: idQuery,
     response: z.object({ deletedCount: z.number().int() }),
   },
   createPaymentIntent: {
-    method: 'POST',
-    path: callPaths.createPaymentIntent,
+    ...callRoutes.createPaymentIntent,
     access: 'bearer',
+    tag: 'payments',
     body: z.object({ price: dollarsInputSchema, orderId: idSchema }),
     response: z.object({ clientSecret: z.string() }),
   },
   recordPayment: {
-    method: 'POST',
-    path: callPaths.recordPayment,
+    ...callRoutes.recordPayment,
     access: 'bearer',
+    tag: 'payments',
     body: z.object({ transactionId: text('transactionId'), orderId: idSchema }).loose(),
     response: z.object({ insertedId: idSchema }),
   },
   paymentOrder: {
-    method: 'GET',
-    path: callPaths.paymentOrder,
+    ...callRoutes.paymentOrder,
     access: 'bearer',
+    tag: 'buying',
     params: idQuery,
     response: orderSchema,
   },
   uploadImage: {
-    method: 'POST',
-    path: callPaths.uploadImage,
-    access: 'bearer',
+    ...callRoutes.uploadImage,
+    access: 'seller',
+    tag: 'images',
     response: z.object({ success: z.boolean(), data: z.object({ url: z.string() }) }),
   },
   confirmTestPayment: {
-    method: 'POST',
-    path: callPaths.confirmTestPayment,
+    ...callRoutes.confirmTestPayment,
     access: 'public',
+    tag: 'payments',
     body: z.object({
       clientSecret: z.string().min(1).max(200),
       card: z.object({
@@ -388,21 +396,21 @@ export const calls = define({
     }),
   },
   health: {
-    method: 'GET',
-    path: callPaths.health,
+    ...callRoutes.health,
     access: 'public',
+    tag: 'system',
     response: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
   },
   config: {
-    method: 'GET',
-    path: callPaths.config,
+    ...callRoutes.config,
     access: 'public',
+    tag: 'system',
     response: clientConfigSchema,
   },
   vitals: {
-    method: 'POST',
-    path: callPaths.vitals,
+    ...callRoutes.vitals,
     access: 'public',
+    tag: 'system',
     body: vitalSchema,
     response: z.null(),
   },

@@ -6,7 +6,7 @@
  */
 
 import type { calls } from '@shared/api';
-import type { CallName } from '@shared/call-paths';
+import type { CallName } from '@shared/call-routes';
 import { nextLink } from '@shared/pagination';
 import type { z } from 'zod';
 import { getAccessToken, session } from './auth/session';

@@ -1,6 +1,6 @@
 /** Reports Core Web Vitals to the server with sendBeacon, so reporting never delays the page. */
 
-import { API_BASE } from '@shared/call-paths';
+import { API_BASE } from '@shared/call-routes';
 import type { Metric } from 'web-vitals';
 
 function send(metric: Metric): void {

@@ -1,20 +1,20 @@
 /** Role checks keyed by the signed-in user's e-mail (spec section 6). */
 import { type Answer, apiGet } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 export const adminCheckQueryOptions = (email: string) =>
   queryOptions({
     queryKey: ['users', 'admin', email],
     enabled: email !== '',
-    queryFn: () => apiGet<Answer<'adminCheck'>>(apiPath(callPaths.adminCheck, { email })),
+    queryFn: () => apiGet<Answer<'adminCheck'>>(apiPath(callRoutes.adminCheck.path, { email })),
   });
 
 export const sellerCheckQueryOptions = (email: string) =>
   queryOptions({
     queryKey: ['users', 'seller', email],
     enabled: email !== '',
-    queryFn: () => apiGet<Answer<'sellerCheck'>>(apiPath(callPaths.sellerCheck, { email })),
+    queryFn: () => apiGet<Answer<'sellerCheck'>>(apiPath(callRoutes.sellerCheck.path, { email })),
   });
 
 export type Role = 'admin' | 'seller' | 'buyer';

@@ -4,7 +4,7 @@
  * storage under 'accessToken', renews it 5 minutes before it expires, retrying with backoff
  * from 30 s up to 16 minutes.
  */
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { ACCESS_TOKEN_STORAGE_KEY } from '@shared/constants';
 import type { IdentityUser } from '@shared/entities';
 import type { Answer } from '../api-client';
@@ -50,7 +50,7 @@ function expiryOf(token: string): number | null {
 }
 
 async function fetchToken(email: string): Promise<string> {
-  const url = `${apiPath(callPaths.getToken)}?email=${encodeURIComponent(email)}`;
+  const url = `${apiPath(callRoutes.getToken.path)}?email=${encodeURIComponent(email)}`;
   const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) throw new Error(`Token request failed with status code ${response.status}`);
   const { accessToken } = (await response.json()) as Answer<'getToken'>;
@@ -80,7 +80,7 @@ function clearToken(): void {
 }
 
 async function saveUserRecord(user: IdentityUser, type: AccountType): Promise<void> {
-  const response = await fetch(apiPath(callPaths.saveUser), {
+  const response = await fetch(apiPath(callRoutes.saveUser.path), {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },

@@ -1,5 +1,5 @@
 import { type Answer, apiRequest } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
 /** Addresses that may not have an account, newest first, a page at a time. */
@@ -7,14 +7,14 @@ export const bansQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: ['users', 'banned'],
     queryFn: ({ pageParam }) => apiRequest<Answer<'listBans'>>(pageParam),
-    initialPageParam: apiPath(callPaths.listBans),
+    initialPageParam: apiPath(callRoutes.listBans.path),
     getNextPageParam: (last) => last.next ?? undefined,
   });
 
 /** Bans an address; its account, if it has one, goes with it. */
 export const banEmail = async (email: string) =>
   (
-    await apiRequest<Answer<'banEmail'>>(apiPath(callPaths.banEmail), {
+    await apiRequest<Answer<'banEmail'>>(apiPath(callRoutes.banEmail.path), {
       method: 'POST',
       body: { email },
     })
@@ -23,7 +23,7 @@ export const banEmail = async (email: string) =>
 export const liftBan = async (email: string) =>
   (
     await apiRequest<Answer<'liftBan'>>(
-      `${apiPath(callPaths.liftBan)}?email=${encodeURIComponent(email)}`,
+      `${apiPath(callRoutes.liftBan.path)}?email=${encodeURIComponent(email)}`,
       { method: 'DELETE' },
     )
   ).data;

@@ -1,5 +1,5 @@
 import { type Answer, apiRequest } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
 export type AccountKind = 'seller' | 'buyer';
@@ -9,14 +9,16 @@ export const accountsQueryOptions = (kind: AccountKind) => {
   return infiniteQueryOptions({
     queryKey: ['users', kind],
     queryFn: ({ pageParam }) => apiRequest<Answer<'listSellers' | 'listBuyers'>>(pageParam),
-    initialPageParam: apiPath(kind === 'seller' ? callPaths.listSellers : callPaths.listBuyers),
+    initialPageParam: apiPath(
+      kind === 'seller' ? callRoutes.listSellers.path : callRoutes.listBuyers.path,
+    ),
     getNextPageParam: (last) => last.next ?? undefined,
   });
 };
 
 export const verifySeller = async (email: string) =>
   (
-    await apiRequest<Answer<'verifySeller'>>(apiPath(callPaths.verifySeller, { email }), {
+    await apiRequest<Answer<'verifySeller'>>(apiPath(callRoutes.verifySeller.path, { email }), {
       method: 'PUT',
     })
   ).data;
@@ -24,7 +26,7 @@ export const verifySeller = async (email: string) =>
 export const deleteAccount = async (id: string) =>
   (
     await apiRequest<Answer<'deleteUser'>>(
-      `${apiPath(callPaths.deleteUser)}?id=${encodeURIComponent(id)}`,
+      `${apiPath(callRoutes.deleteUser.path)}?id=${encodeURIComponent(id)}`,
       {
         method: 'DELETE',
       },

@@ -1,5 +1,5 @@
 import { type Answer, apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { queryOptions } from '@tanstack/react-query';
 
 export const myOrdersQueryOptions = (email: string) =>
@@ -7,14 +7,14 @@ export const myOrdersQueryOptions = (email: string) =>
     queryKey: ['orders', email],
     queryFn: () =>
       apiGet<Answer<'myOrders'>>(
-        `${apiPath(callPaths.myOrders)}?email=${encodeURIComponent(email)}&limit=100`,
+        `${apiPath(callRoutes.myOrders.path)}?email=${encodeURIComponent(email)}&limit=100`,
       ),
   });
 
 export const deleteOrder = async (id: string) =>
   (
     await apiRequest<Answer<'deleteOrder'>>(
-      `${apiPath(callPaths.deleteOrder)}?id=${encodeURIComponent(id)}`,
+      `${apiPath(callRoutes.deleteOrder.path)}?id=${encodeURIComponent(id)}`,
       {
         method: 'DELETE',
       },

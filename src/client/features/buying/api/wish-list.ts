@@ -1,5 +1,5 @@
 import { type Answer, apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { queryOptions } from '@tanstack/react-query';
 
 export const wishListQueryOptions = (email: string) =>
@@ -7,13 +7,16 @@ export const wishListQueryOptions = (email: string) =>
     queryKey: ['wishlist', email],
     queryFn: () =>
       apiGet<Answer<'wishList'>>(
-        `${apiPath(callPaths.wishList)}?email=${encodeURIComponent(email)}`,
+        `${apiPath(callRoutes.wishList.path)}?email=${encodeURIComponent(email)}`,
       ),
   });
 
 export const removeFromWishList = async (id: string) =>
   (
-    await apiRequest<Answer<'removeFromWishList'>>(apiPath(callPaths.removeFromWishList, { id }), {
-      method: 'DELETE',
-    })
+    await apiRequest<Answer<'removeFromWishList'>>(
+      apiPath(callRoutes.removeFromWishList.path, { id }),
+      {
+        method: 'DELETE',
+      },
+    )
   ).data;

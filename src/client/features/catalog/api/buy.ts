@@ -1,9 +1,9 @@
 import { type Answer, apiRequest } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 
 export const addToWishList = async (productId: string) =>
   (
-    await apiRequest<Answer<'addToWishList'>>(apiPath(callPaths.addToWishList), {
+    await apiRequest<Answer<'addToWishList'>>(apiPath(callRoutes.addToWishList.path), {
       method: 'POST',
       body: { productId },
     })
@@ -15,7 +15,7 @@ export const bookProduct = async (booking: {
   number: string;
 }) =>
   (
-    await apiRequest<Answer<'book'>>(apiPath(callPaths.book), {
+    await apiRequest<Answer<'book'>>(apiPath(callRoutes.book.path), {
       method: 'POST',
       body: booking,
     })

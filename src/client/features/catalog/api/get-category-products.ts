@@ -1,5 +1,5 @@
 import { type Answer, apiRequest } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { infiniteQueryOptions, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 
 /** Pages follow the server's `Link: rel="next"` URL. */
@@ -9,7 +9,7 @@ export const categoryProductsQueryOptions = (categoryId: string) =>
   infiniteQueryOptions({
     queryKey: ['category', categoryId, 'products'],
     queryFn: ({ pageParam }) => getCategoryProducts(pageParam),
-    initialPageParam: apiPath(callPaths.categoryProducts, { id: categoryId }),
+    initialPageParam: apiPath(callRoutes.categoryProducts.path, { id: categoryId }),
     getNextPageParam: (last) => last.next ?? undefined,
   });
 

@@ -1,9 +1,9 @@
 import { type Answer, apiGet } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
 
 export const getCategories = () =>
-  apiGet<Answer<'listCategories'>>(apiPath(callPaths.listCategories));
+  apiGet<Answer<'listCategories'>>(apiPath(callRoutes.listCategories.path));
 
 export const categoriesQueryOptions = () =>
   queryOptions({

@@ -1,16 +1,17 @@
 import { type Answer, ApiError, apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { queryOptions } from '@tanstack/react-query';
 
 export const paymentOrderQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: ['payment', orderId],
-    queryFn: () => apiGet<Answer<'paymentOrder'>>(apiPath(callPaths.paymentOrder, { id: orderId })),
+    queryFn: () =>
+      apiGet<Answer<'paymentOrder'>>(apiPath(callRoutes.paymentOrder.path, { id: orderId })),
   });
 
 export const createPaymentIntent = async (orderId: string, price: number) =>
   (
-    await apiRequest<Answer<'createPaymentIntent'>>(apiPath(callPaths.createPaymentIntent), {
+    await apiRequest<Answer<'createPaymentIntent'>>(apiPath(callRoutes.createPaymentIntent.path), {
       method: 'POST',
       body: { orderId, price },
     })
@@ -18,7 +19,7 @@ export const createPaymentIntent = async (orderId: string, price: number) =>
 
 export const recordPayment = async (transactionId: string, orderId: string) =>
   (
-    await apiRequest<Answer<'recordPayment'>>(apiPath(callPaths.recordPayment), {
+    await apiRequest<Answer<'recordPayment'>>(apiPath(callRoutes.recordPayment.path), {
       method: 'POST',
       body: { transactionId, orderId },
     })
@@ -32,7 +33,7 @@ export async function confirmTestPayment(
   card: TestCard,
   billingDetails: { name: string; email: string },
 ): Promise<{ id: string; status: string }> {
-  const response = await fetch(apiPath(callPaths.confirmTestPayment), {
+  const response = await fetch(apiPath(callRoutes.confirmTestPayment.path), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ clientSecret, card, billingDetails }),

@@ -1,5 +1,5 @@
 import { type Answer, apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, callPaths } from '@shared/call-paths';
+import { apiPath, callRoutes } from '@shared/call-routes';
 import { queryOptions } from '@tanstack/react-query';
 
 export const myProductsQueryOptions = (email: string) =>
@@ -7,14 +7,14 @@ export const myProductsQueryOptions = (email: string) =>
     queryKey: ['products', email],
     queryFn: () =>
       apiGet<Answer<'myProducts'>>(
-        `${apiPath(callPaths.myProducts)}?email=${encodeURIComponent(email)}&limit=100`,
+        `${apiPath(callRoutes.myProducts.path)}?email=${encodeURIComponent(email)}&limit=100`,
       ),
   });
 
 export const deleteProduct = async (id: string) =>
   (
     await apiRequest<Answer<'deleteProduct'>>(
-      `${apiPath(callPaths.deleteProduct)}?id=${encodeURIComponent(id)}`,
+      `${apiPath(callRoutes.deleteProduct.path)}?id=${encodeURIComponent(id)}`,
       {
         method: 'DELETE',
       },
@@ -24,7 +24,7 @@ export const deleteProduct = async (id: string) =>
 export const advertiseProduct = async (id: string) =>
   (
     await apiRequest<Answer<'advertise'>>(
-      `${apiPath(callPaths.advertise)}?id=${encodeURIComponent(id)}`,
+      `${apiPath(callRoutes.advertise.path)}?id=${encodeURIComponent(id)}`,
       {
         method: 'POST',
       },

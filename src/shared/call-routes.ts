@@ -1,0 +1,64 @@
+/**
+ * Where each call of `api.ts` lives and with which method, without its schemas: the browser
+ * builds requests from this module alone, so a first visit does not download zod and every
+ * call's schema (see docs/decisions/014-performance-bench.md). `calls` in `api.ts` takes its
+ * method and path from here, and the server registers its routes from `calls`.
+ */
+
+export const API_BASE = '/api';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+const route = <const M extends Method, const P extends string>(method: M, path: P) => ({
+  method,
+  path,
+});
+
+export const callRoutes = {
+  adminCheck: route('GET', '/users/admin/:email'),
+  sellerCheck: route('GET', '/users/seller/:email'),
+  listBuyers: route('GET', '/users/buyer'),
+  listSellers: route('GET', '/users/seller'),
+  deleteUser: route('DELETE', '/users'),
+  verifySeller: route('PUT', '/users/:email'),
+  listBans: route('GET', '/users/banned'),
+  banEmail: route('POST', '/users/banned'),
+  liftBan: route('DELETE', '/users/banned'),
+  saveUser: route('POST', '/users'),
+  getToken: route('GET', '/jwt'),
+  myProducts: route('GET', '/products'),
+  addProduct: route('POST', '/products'),
+  deleteProduct: route('DELETE', '/products'),
+  listCategories: route('GET', '/category'),
+  categoryProducts: route('GET', '/category/:id'),
+  listAdvertised: route('GET', '/advertise'),
+  advertise: route('POST', '/advertise'),
+  wishList: route('GET', '/wishlist'),
+  addToWishList: route('POST', '/wishlist'),
+  removeFromWishList: route('DELETE', '/wishlist/:id'),
+  myOrders: route('GET', '/order'),
+  book: route('POST', '/order'),
+  deleteOrder: route('DELETE', '/order'),
+  createPaymentIntent: route('POST', '/create-payment-intent'),
+  recordPayment: route('POST', '/payment'),
+  paymentOrder: route('GET', '/payment/:id'),
+  uploadImage: route('POST', '/images'),
+  confirmTestPayment: route('POST', '/test-payments/confirm'),
+  health: route('GET', '/health'),
+  config: route('GET', '/config'),
+  vitals: route('POST', '/vitals'),
+};
+
+export type CallName = keyof typeof callRoutes;
+
+/** Builds the path of a call, e.g. `apiPath('/category/:id', { id: '01' })` → `/api/category/01`. */
+export function apiPath(path: string, params: Record<string, string> = {}): string {
+  return (
+    API_BASE +
+    path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+      const value = params[name];
+      if (value === undefined) throw new Error(`Missing path parameter ${name}`);
+      return encodeURIComponent(value);
+    })
+  );
+}
