@@ -395,6 +395,13 @@ export const calls = define({
       }),
     }),
   },
+  /** Stripe's signed events (only with Stripe configured); the body is Stripe's, kept raw. */
+  stripeWebhook: {
+    ...callRoutes.stripeWebhook,
+    access: 'public',
+    tag: 'payments',
+    response: z.object({ received: z.literal(true) }),
+  },
   health: {
     ...callRoutes.health,
     access: 'public',

@@ -44,6 +44,7 @@ export const callRoutes = {
   paymentOrder: route('GET', '/payment/:id'),
   uploadImage: route('POST', '/images'),
   confirmTestPayment: route('POST', '/test-payments/confirm'),
+  stripeWebhook: route('POST', '/stripe/webhook'),
   health: route('GET', '/health'),
   config: route('GET', '/config'),
   vitals: route('POST', '/vitals'),

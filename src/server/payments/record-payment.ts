@@ -8,18 +8,28 @@
  * id counts, never what a caller or an event says about it.
  */
 import { eq } from 'drizzle-orm';
+import { next } from '../../shared/order-process';
 import type { Db } from '../db/client';
 import { orders, payments, products } from '../db/schema';
+import { DomainError } from '../domain/domain-error';
+import { maySell } from '../domain/order-process';
 import type { PaymentIntent, PaymentProvider } from './payment-provider';
 
-export class SoldMeanwhileError extends Error {
+export class SoldMeanwhileError extends DomainError {
   constructor() {
-    super('This phone was sold to another buyer a moment ago; your payment has been refunded.');
+    super(
+      409,
+      'This phone was sold to another buyer a moment ago; your payment has been refunded.',
+    );
   }
 }
 
 /** The provider does not vouch for the intent as payment of the order; nothing was changed. */
-export class PaymentRefusedError extends Error {}
+export class PaymentRefusedError extends DomainError {
+  constructor(readonly reason: string) {
+    super(400, `transactionId: ${reason}`);
+  }
+}
 
 const NOT_THIS_ORDER = 'no payment for this order and amount';
 
@@ -53,7 +63,8 @@ export async function recordPayment(
 ): Promise<string> {
   const intent = await provider.retrieve(intentId);
   if (!intent) throw new PaymentRefusedError(NOT_THIS_ORDER);
-  const outcome = await db.transaction(async (tx) => {
+  type Outcome = { refused: string } | { sold: true } | { id: string };
+  const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     const [order] = await tx
       .select()
       .from(orders)
@@ -73,8 +84,7 @@ export async function recordPayment(
       .from(products)
       .where(eq(products.id, order.productId))
       .for('update');
-    if (!product || product.status === 'sold' || order.status === 'paid')
-      return { sold: true as const };
+    if (!maySell(order, product)) return { sold: true as const };
     // Refunded before it was ever recorded (in the provider's dashboard, say): nothing to record.
     if (intent.status !== 'succeeded') return { refused: 'the payment was refunded' };
     const [payment] = await tx
@@ -88,8 +98,14 @@ export async function recordPayment(
         productId: order.productId,
       })
       .returning({ id: payments.id });
-    await tx.update(orders).set({ status: 'paid' }).where(eq(orders.id, order.id));
-    await tx.update(products).set({ status: 'sold' }).where(eq(products.id, product.id));
+    await tx
+      .update(orders)
+      .set({ status: next('order', order.status, 'pay') })
+      .where(eq(orders.id, order.id));
+    await tx
+      .update(products)
+      .set({ status: next('product', product.status, 'sell') })
+      .where(eq(products.id, product.id));
     return { id: payment?.id as string };
   });
   if ('refused' in outcome) throw new PaymentRefusedError(outcome.refused);

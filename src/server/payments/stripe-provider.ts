@@ -4,7 +4,7 @@
  * never reach our server.
  */
 import Stripe from 'stripe';
-import { ServiceUnavailableError } from '../plugins/errors';
+import { ServiceUnavailableError } from '../domain/domain-error';
 import type { PaymentIntent, PaymentProvider } from './payment-provider';
 
 export type StripeSettings = {

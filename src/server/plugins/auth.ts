@@ -7,7 +7,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AccessTokens } from '../auth/access-tokens';
-import type { IdentityProvider } from '../auth/identity-provider';
+import type { IdentityProvider, SignedInIdentity } from '../auth/identity-provider';
+import { webHeadersOf } from '../auth/web-headers';
+import { isBanned } from '../repositories/bans';
 import { accountOfSession } from '../repositories/users';
 
 export type Caller = {
@@ -33,9 +35,16 @@ declare module 'fastify' {
     requireSeller: (request: FastifyRequest) => Promise<void>;
     /** preHandler after `authenticate`: a buyer (a user account; sellers sell). */
     requireBuyer: (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler: the identity provider's session proves the identity whose `email` the query or
+     * body names (the calls made before there is an access token), and the address is not banned.
+     */
+    requireIdentity: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
     caller: Caller | null;
+    /** The identity `requireIdentity` proved. */
+    identity: SignedInIdentity | null;
   }
 }
 
@@ -43,6 +52,12 @@ declare module 'fastify' {
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw request.server.httpErrors.unauthorized('Sign in first');
   return request.caller;
+}
+
+/** The identity set by `requireIdentity`; routes that use it run after it. */
+export function identityOf(request: FastifyRequest): SignedInIdentity {
+  if (!request.identity) throw request.server.httpErrors.unauthorized('Sign in first');
+  return request.identity;
 }
 
 /** 403 unless the caller is the owner of `email` (or an admin, where admins may act). */
@@ -69,6 +84,7 @@ export default fp(async function auth(app: FastifyInstance, opts: AuthOptions) {
   app.decorate('accessTokens', opts.accessTokens);
   app.decorate('adminEmails', opts.adminEmails);
   app.decorateRequest('caller', null);
+  app.decorateRequest('identity', null);
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
@@ -99,5 +115,19 @@ export default fp(async function auth(app: FastifyInstance, opts: AuthOptions) {
   app.decorate('requireBuyer', async (request: FastifyRequest) => {
     if (callerOf(request).type !== 'user')
       throw app.httpErrors.forbidden('Only a buyer may do this');
+  });
+
+  app.decorate('requireIdentity', async (request: FastifyRequest) => {
+    const named = (part: unknown) => (part as { email?: unknown } | undefined)?.email;
+    const email = named(request.query) ?? named(request.body);
+    const identity = await opts.identity.identityOf(webHeadersOf(request));
+    if (!identity) throw app.httpErrors.unauthorized('Sign in first');
+    if (typeof email !== 'string' || identity.email.toLowerCase() !== email) {
+      throw app.httpErrors.forbidden('You may only act for the e-mail you signed in with');
+    }
+    // A banned address has no identity; this holds even if one was made before the ban.
+    if (await isBanned(app.db, email))
+      throw app.httpErrors.forbidden('This e-mail address may not be used on the marketplace');
+    request.identity = identity;
   });
 });

@@ -5,6 +5,7 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
+import { DomainError } from '../domain/domain-error';
 
 type Issue = {
   instancePath?: string;
@@ -23,11 +24,6 @@ function describeIssue(issue: Issue, context: string | undefined): string {
   return message.startsWith(leaf) ? message : `${field}: ${message}`;
 }
 
-/** A service we depend on (the card service) is down: the caller may retry; the message says so. */
-export class ServiceUnavailableError extends Error {
-  readonly statusCode = 503;
-}
-
 export default fp(async function errors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -43,9 +39,10 @@ export default fp(async function errors(app: FastifyInstance) {
       );
       return reply.code(500).send({ message: 'Internal Server Error' });
     }
-    if (error instanceof ServiceUnavailableError) {
-      request.log.error({ err: error.cause }, error.message);
-      return reply.code(503).send({ message: error.message });
+    if (error instanceof DomainError) {
+      // A service we depend on is down (503): the caller may retry, and we need to know why.
+      if (error.statusCode >= 500) request.log.error({ err: error.cause }, error.message);
+      return reply.code(error.statusCode).send({ message: error.message });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

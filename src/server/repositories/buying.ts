@@ -55,3 +55,56 @@ export async function listOrders(
     .limit(query.limit + 1);
   return pageOf(rows, query, (r) => r.seq, toOrder);
 }
+
+/** Adds a phone to a buyer's wish list; false when it was there already. */
+export async function addWishListItem(db: Db, email: string, productId: string): Promise<boolean> {
+  const inserted = await db
+    .insert(wishListItems)
+    .values({ email, productId })
+    .onConflictDoNothing()
+    .returning({ id: wishListItems.id });
+  return inserted.length > 0;
+}
+
+export async function findWishListItem(db: Db, id: string) {
+  const [item] = await db.select().from(wishListItems).where(eq(wishListItems.id, id)).limit(1);
+  return item;
+}
+
+export async function removeWishListItem(db: Db, id: string): Promise<number> {
+  const deleted = await db
+    .delete(wishListItems)
+    .where(eq(wishListItems.id, id))
+    .returning({ id: wishListItems.id });
+  return deleted.length;
+}
+
+export type OrderRow = typeof orders.$inferSelect;
+
+export async function findOrder(db: Db, id: string): Promise<OrderRow | undefined> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, id)).limit(1);
+  return order;
+}
+
+/** Books a phone once per account; false when this account had booked it already. */
+export async function insertOrder(db: Db, values: typeof orders.$inferInsert): Promise<boolean> {
+  const inserted = await db
+    .insert(orders)
+    .values(values)
+    .onConflictDoNothing({ target: [orders.buyerId, orders.productId] })
+    .returning({ id: orders.id });
+  return inserted.length > 0;
+}
+
+/** Deletes an order while it is in `status` (a payment landing meanwhile keeps it). */
+export async function deleteOrderIn(
+  db: Db,
+  id: string,
+  status: OrderRow['status'],
+): Promise<number> {
+  const deleted = await db
+    .delete(orders)
+    .where(and(eq(orders.id, id), eq(orders.status, status)))
+    .returning({ id: orders.id });
+  return deleted.length;
+}

@@ -1,13 +1,15 @@
 /** Products and advertised items: queries and the one mapping from rows to the contract's shapes. */
 import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
-import type { PaginationQuery } from '../../shared/api';
+import type { z } from 'zod';
+import type { PaginationQuery, productInputSchema } from '../../shared/api';
 import type { AdvertisedItem, Product } from '../../shared/entities';
 import type { Db } from '../db/client';
 import { advertisements, orders, products, users } from '../db/schema';
-import { toDollars } from './money';
+import { toCents, toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
 
-type ProductRow = typeof products.$inferSelect;
+export type ProductRow = typeof products.$inferSelect;
+type ProductInputData = z.output<typeof productInputSchema>;
 
 export function toProduct(row: ProductRow, sellerStatus: string | null): Product {
   return {
@@ -171,4 +173,35 @@ export async function advertiseProduct(db: Db, productId: string): Promise<boole
     .onConflictDoNothing({ target: advertisements.productId })
     .returning({ id: advertisements.id });
   return inserted.length > 0;
+}
+
+/** Lists a phone; the seller's name and e-mail come from the caller's account, never the body. */
+export async function insertProduct(
+  db: Db,
+  p: ProductInputData,
+  seller: { name: string; email: string },
+): Promise<string> {
+  const [row] = await db
+    .insert(products)
+    .values({
+      categoryId: p.categoryId,
+      modelName: p.modelName,
+      image: p.image,
+      originalPriceCents: toCents(p.originalPrice),
+      resellPriceCents: toCents(p.resellPrice),
+      location: p.location,
+      description: p.description,
+      timeUsed: p.timeUsed,
+      condition: p.condition,
+      ram: p.specificatons.ram,
+      storage: p.specificatons.storage,
+      color: p.specificatons.color,
+      battery: p.specificatons.battery,
+      sellerName: seller.name,
+      sellerNumber: p.sellerNumber,
+      sellerEmail: seller.email,
+    })
+    .returning({ id: products.id });
+  if (!row) throw new Error('insert returned no row');
+  return row.id;
 }

@@ -1,49 +1,21 @@
 /** Health, the client's public configuration, and web-vitals reports. */
-import { sql } from 'drizzle-orm';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type ClientConfig, calls, errorSchema } from '../../shared/api';
+import { type ClientConfig, errorSchema } from '../../shared/api';
+import { ServiceUnavailableError } from '../domain/domain-error';
+import { pingDatabase } from '../repositories/health';
+import { contractRoutes } from './contract-routes';
 
-const system: FastifyPluginAsyncZod<{ clientConfig: ClientConfig }> = async (app, opts) => {
-  app.get(
-    calls.health.path,
-    {
-      schema: {
-        tags: ['system'],
-        response: { 200: calls.health.response, 503: errorSchema },
-      },
-    },
-    async (request, reply) => {
-      try {
-        await app.db.execute(sql`select 1`);
-        return { status: 'ok' as const, database: 'ok' as const };
-      } catch (err) {
-        request.log.error({ err }, 'database health check failed');
-        return reply.code(503).send({ message: 'Database unavailable' });
-      }
-    },
-  );
+export default contractRoutes<{ clientConfig: ClientConfig }>((route, app, { clientConfig }) => {
+  route('health', { responses: { 503: errorSchema } }, async () => {
+    await pingDatabase(app.db).catch((err) => {
+      throw new ServiceUnavailableError('Database unavailable', { cause: err });
+    });
+    return { status: 'ok' as const, database: 'ok' as const };
+  });
 
-  app.get(
-    calls.config.path,
-    { schema: { tags: ['system'], response: { 200: calls.config.response } } },
-    async () => opts.clientConfig,
-  );
+  route('config', async () => clientConfig);
 
-  app.post(
-    calls.vitals.path,
-    {
-      config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
-      schema: {
-        tags: ['system'],
-        body: calls.vitals.body,
-        response: { 204: calls.vitals.response, 400: errorSchema },
-      },
-    },
-    async (request, reply) => {
-      request.log.info({ vital: request.body }, 'web vital');
-      return reply.code(204).send(null);
-    },
-  );
-};
-
-export default system;
+  route('vitals', { limit: { perMinute: 600 }, status: 204 }, async (request, reply) => {
+    request.log.info({ vital: request.body }, 'web vital');
+    return reply.code(204).send(null);
+  });
+});
