@@ -2,7 +2,9 @@
  * The application as one Fastify plugin: external plugins first (errors, security, database,
  * docs), then the API routes under /api, then the client. `server.ts` only listens.
  */
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import sensible from '@fastify/sensible';
 import Fastify, {
   type FastifyError,
@@ -177,6 +179,34 @@ function answerFrameworkError(error: FastifyError, request: FastifyRequest, repl
   return reply.code(500).send({ message: 'Internal Server Error' });
 }
 
+const CLIENT_ERRORS: Record<string, [status: number, message: string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive'],
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
+};
+
+/**
+ * The answers Node makes itself, before there is a request to route (a request that took too
+ * long to arrive, a header line that does not parse): the same headers as every other answer,
+ * as Fastify's own handler would, then the connection closes.
+ */
+function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'The request could not be read'];
+  this.log.trace({ err }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ message });
+    const headers = {
+      ...this.securityHeaders,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    };
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
 /** Builds a ready Fastify instance around the app plugin (used by server.ts and the tests). */
 export async function buildApp(
   opts: AppOptions,
@@ -198,6 +228,7 @@ export async function buildApp(
     },
     trustProxy: trustProxyOf(opts.config.TRUSTED_PROXIES),
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     // A client that stops sending (or trickles) is answered 408 and cut off. Node looks for such
     // connections only every `connectionsCheckingInterval` (30 s by default): every tenth of the
     // timeout here, so a stalled request ends within 1.1 times the timeout of its start.

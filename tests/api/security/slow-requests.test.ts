@@ -81,6 +81,18 @@ describe('a slow request', () => {
     expect(outcome.received).toMatch(/^HTTP\/1\.1 408 /);
   });
 
+  it('carries the headers of every answer on its 408, as on a header line that does not parse', async () => {
+    const timedOut = await stall(`${headersOf(1000)}{"email":"`);
+    expect(timedOut.received).toMatch(/^HTTP\/1\.1 408 /);
+    const garbled = await stall('GET / HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n');
+    expect(garbled.received).toMatch(/^HTTP\/1\.1 400 /);
+    for (const answer of [timedOut.received, garbled.received]) {
+      for (const [name, value] of Object.entries(t.app.securityHeaders))
+        expect(answer.toLowerCase()).toContain(`${name}: ${value}`.toLowerCase());
+      expect(answer).toMatch(/\r\n\r\n\{"message":"[^"]+"\}$/);
+    }
+  });
+
   it('is answered 408 and closed when its body comes a byte at a time', async () => {
     const outcome = await stall(`${headersOf(1000)}{"email":"`, 'a');
     expectTimedOut(outcome);
