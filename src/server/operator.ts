@@ -74,7 +74,8 @@ export async function runOperatorCommand(
   }
   if (result === 'changed') return { ok: true, message: `${email} is no longer an admin.` };
   const listed = adminEmails.has(email)
-    ? ' It is listed in ADMIN_EMAILS: remove it there and restart the server.'
+    ? ' It is listed in ADMIN_EMAILS, which makes it admin whenever its owner proves the address' +
+      ' (Google sign-in with a verified e-mail): remove it there and restart the server.'
     : '';
   return { ok: true, message: `${email} was not made an admin by this command.${listed}` };
 }
