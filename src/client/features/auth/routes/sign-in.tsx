@@ -1,3 +1,4 @@
+import { TextField } from '@client/components/ui/field';
 import { IdentityError } from '@client/lib/auth/identity-client';
 import { safeFrom } from '@client/lib/auth/redirect';
 import { session } from '@client/lib/auth/session';
@@ -15,7 +16,6 @@ import {
   useSearchParams,
 } from 'react-router';
 import { AuthError } from '../components/auth-error';
-import { TextField } from '../components/field';
 import { SocialButtons } from '../components/social-buttons';
 
 /**

@@ -1,3 +1,4 @@
+import { TextField } from '@client/components/ui/field';
 import { IdentityError } from '@client/lib/auth/identity-client';
 import { session } from '@client/lib/auth/session';
 import { useHydrated } from '@client/lib/use-hydrated';
@@ -9,7 +10,6 @@ import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { AuthError } from '../components/auth-error';
-import { TextField } from '../components/field';
 import { SocialButtons } from '../components/social-buttons';
 
 type SignUpValues = { name: string; email: string; password: string };
