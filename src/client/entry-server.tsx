@@ -4,7 +4,8 @@
  * as the browser, data from the server's own API through `fetchApi`; the browser hydrates the
  * HTML (main.tsx).
  */
-import { type PageRenderer, SSR_STATE_ID } from '@shared/page-rendering';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type PageRenderer, type RenderedPage, SSR_STATE_ID } from '@shared/page-rendering';
 import { dehydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -12,8 +13,20 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { Providers } from './app/providers';
 import { createRoutes } from './app/router';
 import { CATCH_ALL, isServerRendered, serializeState } from './app/server-rendering';
-import { setApiFetch } from './lib/api-client';
 import { createQueryClient } from './lib/query-client';
+import { setApiFetch } from './lib/transport';
+
+/**
+ * The `fetchApi` of the render in progress. The transport's fetch is set once, here, and each API
+ * call reaches the fetch of the render that made it, so renders at the same time never borrow
+ * one another's.
+ */
+const renderFetch = new AsyncLocalStorage<typeof fetch>();
+setApiFetch((input, init) => {
+  const fetchApi = renderFetch.getStore();
+  if (!fetchApi) throw new Error('An API call outside a page render');
+  return fetchApi(input, init);
+});
 
 /** The browser renders it: pages behind sign-in, and redirects, which its router follows. */
 const SHELL = { status: 200, root: null };
@@ -23,9 +36,11 @@ const SHELL = { status: 200, root: null };
  * render it (errors, such as an unknown brand's 404: their boundaries cannot be hydrated from
  * JSON); the shell for pages behind sign-in and redirects.
  */
-export const renderPage: PageRenderer = async (request, fetchApi) => {
+export const renderPage: PageRenderer = (request, fetchApi) =>
+  renderFetch.run(fetchApi, () => render(request));
+
+async function render(request: Request): Promise<RenderedPage> {
   if (!isServerRendered(new URL(request.url))) return SHELL;
-  setApiFetch(fetchApi);
   const queryClient = createQueryClient();
   const handler = createStaticHandler(createRoutes(queryClient));
   const context = await handler.query(request);
@@ -51,4 +66,4 @@ export const renderPage: PageRenderer = async (request, fetchApi) => {
     status: notFound ? 404 : context.statusCode,
     root: `<div id="root">${html}</div><script type="application/json" id="${SSR_STATE_ID}">${state}</script>`,
   };
-};
+}

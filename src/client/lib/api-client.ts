@@ -1,44 +1,23 @@
 /**
- * The one way the client calls the product server: JSON in, typed JSON out.
- * Answers are typed by the contract's schemas but not parsed with them here: the server
- * serializes every answer through the same schema, and leaving zod out of this module keeps
- * it (about 28 KB gzipped) off every first visit. See docs/decisions/014-performance-bench.md.
+ * The app's calls to the product server, named as the contract names them and sent with the
+ * signed-in user's token: `call('deleteProduct', { query: { id } })`, and a paged list a page at
+ * a time with `callPage('listSellers', {}, next)`. Built on the transport, which the session
+ * uses too, so the session never needs this module.
  */
-
-import type { calls } from '@shared/api';
 import type { CallName } from '@shared/call-routes';
-import { nextLink } from '@shared/pagination';
-import type { z } from 'zod';
 import { getAccessToken, session } from './auth/session';
+import {
+  type Answer,
+  ApiError,
+  type CallInput,
+  follow,
+  type Page,
+  type PagedCall,
+  send,
+} from './transport';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export type ApiResult<T> = { data: T; next: string | null };
-
-/** What a call of the contract answers, e.g. `Answer<'listCategories'>`. */
-export type Answer<K extends CallName> = z.infer<(typeof calls)[K]['response']>;
-
-/** The server's `{ message }`, or null when the body is something else. */
-function messageOf(payload: unknown): string | null {
-  const message = (payload as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : null;
-}
-
-type Options = Omit<RequestInit, 'body'> & { body?: unknown };
-
-/** How calls reach the server: the browser's fetch, or the server's own router while it renders a page. */
-let fetchApi: typeof fetch = (input, init) => fetch(input, init);
-export function setApiFetch(implementation: typeof fetch): void {
-  fetchApi = implementation;
-}
+/** What the app's code meets of the transport: the error a call throws, and the contract's types. */
+export { type Answer, ApiError, type CallInput } from './transport';
 
 let onSessionExpired: () => void = () => {};
 /** What to do when the server refuses the token even after one renewal (the app goes to /signin). */
@@ -46,47 +25,49 @@ export function setSessionExpiredHandler(handler: () => void): void {
   onSessionExpired = handler;
 }
 
-async function send(
-  url: string,
-  { body, headers, ...init }: Options,
-  token: string | null,
-): Promise<Response> {
-  try {
-    return await fetchApi(url, {
-      ...init,
-      headers: {
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `bearer ${token}` } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError(0, 'Network Error');
+const isRefusal = (error: unknown) => error instanceof ApiError && error.status === 401;
+
+async function endSessionIfRefused(error: unknown): Promise<never> {
+  if (isRefusal(error)) {
+    await session.signOut();
+    onSessionExpired();
   }
+  throw error;
 }
 
-export async function apiRequest<T>(url: string, options: Options = {}): Promise<ApiResult<T>> {
+/** Sends with the stored token. A 401 renews the token once; if the server still refuses, the session is over. */
+async function withToken<T>(request: (token: string | null) => Promise<T>): Promise<T> {
   const token = getAccessToken();
-  let response = await send(url, options, token);
-  if (response.status === 401 && token) {
-    // A 401 renews the token once; if the server still refuses, the session is over.
+  try {
+    return await request(token);
+  } catch (error) {
+    if (!token || !isRefusal(error)) throw error;
     const renewed = await session.renewToken();
-    if (renewed) response = await send(url, options, renewed);
-    if (response.status === 401) {
-      await session.signOut();
-      onSessionExpired();
-    }
+    if (!renewed) return endSessionIfRefused(error);
+    return request(renewed).catch(endSessionIfRefused);
   }
-  const payload: unknown = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      messageOf(payload) ?? `Request failed with status code ${response.status}`,
-    );
-  }
-  return { data: payload as T, next: nextLink(response.headers.get('link')) };
 }
 
-export const apiGet = <T>(url: string) => apiRequest<T>(url).then((r) => r.data);
+/** A call's input may be left out when it has no part that must be given. */
+type InputArgs<K extends CallName> =
+  Partial<CallInput<K>> extends CallInput<K> ? [input?: CallInput<K>] : [input: CallInput<K>];
+
+/** Makes a call of the contract and answers what the server sent. */
+export function call<K extends CallName>(name: K, ...[input]: InputArgs<K>): Promise<Answer<K>> {
+  return withToken((token) => send(name, input ?? ({} as CallInput<K>), token)).then(
+    (page) => page.data,
+  );
+}
+
+/** One page of a paged list: the first, or the one at `next`, the URL the previous page gave. */
+export function callPage<K extends PagedCall>(
+  name: K,
+  input: CallInput<K>,
+  next: string | null = null,
+): Promise<Page<Answer<K>>> {
+  return withToken((token) => (next ? follow<Answer<K>>(next, token) : send(name, input, token)));
+}
+
+/** GETs a URL of our API as given, with the token (its tests drive the token handling through it). */
+export const apiGet = <T>(url: string): Promise<T> =>
+  withToken((token) => follow<T>(url, token)).then((page) => page.data);

@@ -1,6 +1,6 @@
 import { QUERY_CACHE_MS } from '@shared/constants';
-import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './api-client';
+import { QueryClient, type UseMutationOptions } from '@tanstack/react-query';
+import { ApiError } from './transport';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -15,3 +15,12 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+/**
+ * What a page adds to a feature's mutation hook: its feedback (toasts). The hook keeps the rest:
+ * what the mutation sends, and which queries it refreshes once the page's `onSuccess` has run.
+ */
+export type MutationConfig<TData, TVariables> = Pick<
+  UseMutationOptions<TData, Error, TVariables>,
+  'onSuccess' | 'onError'
+>;

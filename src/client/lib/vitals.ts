@@ -1,18 +1,19 @@
 /** Reports Core Web Vitals to the server with sendBeacon, so reporting never delays the page. */
 
-import { API_BASE } from '@shared/call-routes';
 import type { Metric } from 'web-vitals';
+import { beacon } from './transport';
 
 function send(metric: Metric): void {
-  const body = JSON.stringify({
-    name: metric.name,
-    value: metric.value,
-    rating: metric.rating,
-    id: metric.id,
-    navigationType: metric.navigationType,
-    path: location.pathname,
+  beacon('vitals', {
+    body: {
+      name: metric.name,
+      value: metric.value,
+      rating: metric.rating,
+      id: metric.id,
+      navigationType: metric.navigationType,
+      path: location.pathname,
+    },
   });
-  navigator.sendBeacon?.(`${API_BASE}/vitals`, new Blob([body], { type: 'application/json' }));
 }
 
 /**

@@ -1,29 +1,30 @@
 /** Role checks keyed by the signed-in user's e-mail (spec section 6). */
-import { type Answer, apiGet } from '@client/lib/api-client';
-import { apiPath, callRoutes } from '@shared/call-routes';
+import { call } from '@client/lib/api-client';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 export const adminCheckQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['users', 'admin', email],
+    queryKey: ['roles', 'admin', email],
     enabled: email !== '',
-    queryFn: () => apiGet<Answer<'adminCheck'>>(apiPath(callRoutes.adminCheck.path, { email })),
+    queryFn: () => call('adminCheck', { params: { email } }),
   });
 
 export const sellerCheckQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['users', 'seller', email],
+    queryKey: ['roles', 'seller', email],
     enabled: email !== '',
-    queryFn: () => apiGet<Answer<'sellerCheck'>>(apiPath(callRoutes.sellerCheck.path, { email })),
+    queryFn: () => call('sellerCheck', { params: { email } }),
   });
 
 export type Role = 'admin' | 'seller' | 'buyer';
+
+const roleOf = (isAdmin = false, isSeller = false): Role =>
+  isAdmin ? 'admin' : isSeller ? 'seller' : 'buyer';
 
 /** The signed-in user's role; `loading` while either check is on its way. */
 export function useRole(email: string): { role: Role; loading: boolean } {
   const admin = useQuery(adminCheckQueryOptions(email));
   const seller = useQuery(sellerCheckQueryOptions(email));
   const loading = admin.isPending || seller.isPending;
-  const role: Role = admin.data?.isAdmin ? 'admin' : seller.data?.isSeller ? 'seller' : 'buyer';
-  return { role, loading };
+  return { role: roleOf(admin.data?.isAdmin, seller.data?.isSeller), loading };
 }

@@ -4,10 +4,9 @@
  * storage under 'accessToken', renews it 5 minutes before it expires, retrying with backoff
  * from 30 s up to 16 minutes.
  */
-import { apiPath, callRoutes } from '@shared/call-routes';
 import { ACCESS_TOKEN_STORAGE_KEY } from '@shared/constants';
 import type { IdentityUser } from '@shared/entities';
-import type { Answer } from '../api-client';
+import { send } from '../transport';
 import { type IdentityAccount, identityClient } from './identity-client';
 
 export type AuthState = { loading: boolean; user: IdentityUser | null };
@@ -49,11 +48,9 @@ function expiryOf(token: string): number | null {
   }
 }
 
+/** The identity provider's session cookie is the credential here: the token is what it gets. */
 async function fetchToken(email: string): Promise<string> {
-  const url = `${apiPath(callRoutes.getToken.path)}?email=${encodeURIComponent(email)}`;
-  const response = await fetch(url, { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`Token request failed with status code ${response.status}`);
-  const { accessToken } = (await response.json()) as Answer<'getToken'>;
+  const { accessToken } = (await send('getToken', { query: { email } })).data;
   localStorage.setItem(ACCESS_TOKEN_STORAGE_KEY, accessToken);
   scheduleRenewal(email, accessToken);
   return accessToken;
@@ -80,14 +77,11 @@ function clearToken(): void {
 }
 
 async function saveUserRecord(user: IdentityUser, type: AccountType): Promise<void> {
-  const response = await fetch(apiPath(callRoutes.saveUser.path), {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email, name: user.displayName ?? user.email, type }),
-  });
-  if (!response.ok) throw new Error(`Saving the user failed with status code ${response.status}`);
-  const { acknowledged } = (await response.json()) as Answer<'saveUser'>;
+  const { acknowledged } = (
+    await send('saveUser', {
+      body: { email: user.email, name: user.displayName ?? user.email, type },
+    })
+  ).data;
   if (!acknowledged) throw new Error('The user record was not saved');
 }
 

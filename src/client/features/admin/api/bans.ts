@@ -1,29 +1,53 @@
-import { type Answer, apiRequest } from '@client/lib/api-client';
-import { apiPath, callRoutes } from '@shared/call-routes';
-import { infiniteQueryOptions } from '@tanstack/react-query';
+import { type Answer, call, callPage } from '@client/lib/api-client';
+import type { MutationConfig } from '@client/lib/query-client';
+import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { accountsQueryOptions } from './users';
 
 /** Addresses that may not have an account, newest first, a page at a time. */
 export const bansQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: ['users', 'banned'],
-    queryFn: ({ pageParam }) => apiRequest<Answer<'listBans'>>(pageParam),
-    initialPageParam: apiPath(callRoutes.listBans.path),
-    getNextPageParam: (last) => last.next ?? undefined,
+    queryFn: ({ pageParam }) => callPage('listBans', {}, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
   });
 
 /** Bans an address; its account, if it has one, goes with it. */
-export const banEmail = async (email: string) =>
-  (
-    await apiRequest<Answer<'banEmail'>>(apiPath(callRoutes.banEmail.path), {
-      method: 'POST',
-      body: { email },
-    })
-  ).data;
+export const banEmail = (email: string) => call('banEmail', { body: { email } });
 
-export const liftBan = async (email: string) =>
-  (
-    await apiRequest<Answer<'liftBan'>>(
-      `${apiPath(callRoutes.liftBan.path)}?email=${encodeURIComponent(email)}`,
-      { method: 'DELETE' },
-    )
-  ).data;
+export function useBanEmail({
+  onSuccess,
+  ...config
+}: MutationConfig<Answer<'banEmail'>, string> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: banEmail,
+    onSuccess: async (...args) => {
+      await onSuccess?.(...args);
+      // The banned address's account is deleted, so the account lists change too.
+      await Promise.all(
+        [bansQueryOptions(), accountsQueryOptions('seller'), accountsQueryOptions('buyer')].map(
+          ({ queryKey }) => queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+  });
+}
+
+export const liftBan = (email: string) => call('liftBan', { query: { email } });
+
+export function useLiftBan({
+  onSuccess,
+  ...config
+}: MutationConfig<Answer<'liftBan'>, string> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: liftBan,
+    onSuccess: async (...args) => {
+      await onSuccess?.(...args);
+      await queryClient.invalidateQueries({ queryKey: bansQueryOptions().queryKey });
+    },
+  });
+}

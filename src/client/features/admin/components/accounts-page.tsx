@@ -2,49 +2,38 @@ import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { ShowMore } from '@client/components/ui/show-more';
-import { ApiError } from '@client/lib/api-client';
+import { deleteFeedback, toastError } from '@client/lib/feedback';
+import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { USER_STATUS_VERIFIED } from '@shared/constants';
-import type { User } from '@shared/entities';
 import { TEXT } from '@shared/texts';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { type AccountKind, accountsQueryOptions, deleteAccount, verifySeller } from '../api/users';
-
-const messageOf = (error: unknown) =>
-  error instanceof ApiError ? error.message : 'Something went wrong.';
+import {
+  type AccountKind,
+  accountsQueryOptions,
+  useDeleteAccount,
+  useVerifySeller,
+} from '../api/users';
 
 const BUYER_COLUMNS = ['#', 'Name', 'Email', 'Delete'];
 const SELLER_COLUMNS = ['#', 'Name', 'Email', TEXT.dashboard.verificationStatus, 'Delete'];
 
 /** All Sellers or All Buyers: index, Name, Email, (Varification Status,) Delete. */
 export function AccountsPage({ kind }: { kind: AccountKind }) {
-  const queryClient = useQueryClient();
   const query = useInfiniteQuery(accountsQueryOptions(kind));
   const accounts = query.data?.pages.flatMap((p) => p.data) ?? [];
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const reload = () => queryClient.invalidateQueries({ queryKey: ['users', kind] });
-
-  const remove = useMutation({
-    mutationFn: (user: User) => deleteAccount(user._id),
-    onSuccess: async ({ deletedCount }) => {
-      if (deletedCount > 0)
-        toast.success(kind === 'seller' ? TEXT.toast.sellerDeleted : TEXT.toast.userDeleted);
-      await reload();
+  const deletion = useConfirmedAction(
+    useDeleteAccount(
+      kind,
+      deleteFeedback(kind === 'seller' ? TEXT.toast.sellerDeleted : TEXT.toast.userDeleted),
+    ),
+    TEXT.confirm.delete,
+  );
+  const verify = useVerifySeller({
+    onSuccess: ({ modifiedCount }) => {
+      if (modifiedCount > 0) toast.success(TEXT.toast.userVerified);
     },
-    onError: (error) => toast.error(messageOf(error)),
-    onSettled: () => setDeleting(null),
-  });
-
-  const verify = useMutation({
-    mutationFn: (user: User) => verifySeller(user.email),
-    onSuccess: async ({ modifiedCount }) => {
-      if (modifiedCount > 0) {
-        toast.success(TEXT.toast.userVerified);
-        await reload();
-      }
-    },
-    onError: (error) => toast.error(messageOf(error)),
+    onError: (error) => toastError(error),
   });
 
   return (
@@ -69,7 +58,7 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
                       type="button"
                       className="btn btn-secondary btn-sm"
                       disabled={verify.isPending}
-                      onClick={() => verify.mutate(user)}
+                      onClick={() => verify.mutate(user.email)}
                     >
                       {TEXT.dashboard.verify}
                       <span className="sr-only"> {user.email}</span>
@@ -78,20 +67,14 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
                 </td>
               )}
               <td>
-                <DeleteButton what={user.email} onClick={() => setDeleting(user)} />
+                <DeleteButton what={user.email} onClick={() => deletion.ask(user._id)} />
               </td>
             </tr>
           ))}
         </DataTable>
       )}
       <ShowMore query={query} />
-      <ConfirmDialog
-        open={deleting !== null}
-        message={TEXT.confirm.delete}
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-      />
+      <ConfirmDialog {...deletion.dialog} />
     </DashboardPage>
   );
 }

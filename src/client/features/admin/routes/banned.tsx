@@ -2,16 +2,14 @@ import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable } from '@client/components/ui/data-table';
 import { ShowMore } from '@client/components/ui/show-more';
-import { ApiError } from '@client/lib/api-client';
+import { toastError } from '@client/lib/feedback';
 import { formatDate } from '@client/lib/format';
+import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import type { BannedAddress } from '@shared/entities';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
-import { banEmail, bansQueryOptions, liftBan } from '../api/bans';
-
-const messageOf = (error: unknown) =>
-  error instanceof ApiError ? error.message : 'Something went wrong.';
+import { bansQueryOptions, useBanEmail, useLiftBan } from '../api/bans';
 
 const REASONS: Record<BannedAddress['reason'], string> = {
   deleted: 'Account deleted',
@@ -24,43 +22,38 @@ const REASONS: Record<BannedAddress['reason'], string> = {
  * address may start a new account (with none of the old one's history).
  */
 export function BannedRoute() {
-  const queryClient = useQueryClient();
   const query = useInfiniteQuery(bansQueryOptions());
   const bans = query.data?.pages.flatMap((p) => p.data) ?? [];
   const [email, setEmail] = useState('');
-  const [confirming, setConfirming] = useState<
-    { kind: 'ban'; email: string } | { kind: 'lift'; email: string } | null
-  >(null);
-  // Banning removes an account, so the account lists change too.
-  const reload = () => queryClient.invalidateQueries({ queryKey: ['users'] });
 
-  const ban = useMutation({
-    mutationFn: banEmail,
-    onSuccess: async ({ deletedCount }, banned) => {
-      toast.success(
-        deletedCount > 0 ? `${banned} is banned and its account deleted.` : `${banned} is banned.`,
-      );
-      setEmail('');
-      await reload();
-    },
-    onError: (error) => toast.error(messageOf(error)),
-    onSettled: () => setConfirming(null),
-  });
-
-  const lift = useMutation({
-    mutationFn: liftBan,
-    onSuccess: async (_, lifted) => {
-      toast.success(`${lifted} may sign up again.`);
-      await reload();
-    },
-    onError: (error) => toast.error(messageOf(error)),
-    onSettled: () => setConfirming(null),
-  });
+  const ban = useConfirmedAction(
+    useBanEmail({
+      onSuccess: ({ deletedCount }, banned) => {
+        toast.success(
+          deletedCount > 0
+            ? `${banned} is banned and its account deleted.`
+            : `${banned} is banned.`,
+        );
+        setEmail('');
+      },
+      onError: (error) => toastError(error),
+    }),
+    (address) => `Ban ${address}? Its account, if any, is deleted.`,
+  );
+  const lift = useConfirmedAction(
+    useLiftBan({
+      onSuccess: (_, lifted) => {
+        toast.success(`${lifted} may sign up again.`);
+      },
+      onError: (error) => toastError(error),
+    }),
+    (address) => `Let ${address} sign up again?`,
+  );
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const address = email.trim();
-    if (address) setConfirming({ kind: 'ban', email: address });
+    if (address) ban.ask(address);
   };
 
   return (
@@ -95,11 +88,7 @@ export function BannedRoute() {
               <td>{REASONS[b.reason]}</td>
               <td>{formatDate(b.bannedAt)}</td>
               <td>
-                <button
-                  type="button"
-                  className="btn btn-sm"
-                  onClick={() => setConfirming({ kind: 'lift', email: b.email })}
-                >
+                <button type="button" className="btn btn-sm" onClick={() => lift.ask(b.email)}>
                   Lift ban<span className="sr-only"> {b.email}</span>
                 </button>
               </td>
@@ -108,20 +97,8 @@ export function BannedRoute() {
         </DataTable>
       )}
       <ShowMore query={query} />
-      <ConfirmDialog
-        open={confirming !== null}
-        message={
-          confirming?.kind === 'ban'
-            ? `Ban ${confirming.email}? Its account, if any, is deleted.`
-            : `Let ${confirming?.email} sign up again?`
-        }
-        busy={ban.isPending || lift.isPending}
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          if (confirming?.kind === 'ban') ban.mutate(confirming.email);
-          else if (confirming) lift.mutate(confirming.email);
-        }}
-      />
+      <ConfirmDialog {...ban.dialog} />
+      <ConfirmDialog {...lift.dialog} />
     </DashboardPage>
   );
 }

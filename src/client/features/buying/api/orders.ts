@@ -1,22 +1,27 @@
-import { type Answer, apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, callRoutes } from '@shared/call-routes';
-import { queryOptions } from '@tanstack/react-query';
+import { type Answer, call } from '@client/lib/api-client';
+import type { MutationConfig } from '@client/lib/query-client';
+import { queryRoots } from '@client/lib/query-keys';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 export const myOrdersQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['orders', email],
-    queryFn: () =>
-      apiGet<Answer<'myOrders'>>(
-        `${apiPath(callRoutes.myOrders.path)}?email=${encodeURIComponent(email)}&limit=100`,
-      ),
+    queryKey: [...queryRoots.orders, email],
+    queryFn: () => call('myOrders', { query: { email, limit: 100 } }),
   });
 
-export const deleteOrder = async (id: string) =>
-  (
-    await apiRequest<Answer<'deleteOrder'>>(
-      `${apiPath(callRoutes.deleteOrder.path)}?id=${encodeURIComponent(id)}`,
-      {
-        method: 'DELETE',
-      },
-    )
-  ).data;
+export const deleteOrder = (id: string) => call('deleteOrder', { query: { id } });
+
+export function useDeleteOrder(
+  email: string,
+  { onSuccess, ...config }: MutationConfig<Answer<'deleteOrder'>, string> = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: deleteOrder,
+    onSuccess: async (...args) => {
+      await onSuccess?.(...args);
+      await queryClient.invalidateQueries({ queryKey: myOrdersQueryOptions(email).queryKey });
+    },
+  });
+}

@@ -2,13 +2,14 @@ import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { deleteFeedback } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
-import { useConfirmedDelete } from '@client/lib/use-confirmed-delete';
+import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { deleteOrder, myOrdersQueryOptions } from '../api/orders';
+import { myOrdersQueryOptions, useDeleteOrder } from '../api/orders';
 
 const ORDER_COLUMNS = [
   '#',
@@ -26,7 +27,10 @@ export function MyOrdersRoute() {
   const { user } = useAuth();
   const email = user?.email ?? '';
   const { data: orders, isPending } = useQuery(myOrdersQueryOptions(email));
-  const deletion = useConfirmedDelete(deleteOrder, ['orders', email], TEXT.toast.orderDeleted);
+  const deletion = useConfirmedAction(
+    useDeleteOrder(email, deleteFeedback(TEXT.toast.orderDeleted)),
+    TEXT.confirm.delete,
+  );
 
   return (
     <DashboardPage title={TEXT.dashboard.myOrders}>

@@ -2,13 +2,14 @@ import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { deleteFeedback } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
-import { useConfirmedDelete } from '@client/lib/use-confirmed-delete';
+import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { removeFromWishList, wishListQueryOptions } from '../api/wish-list';
+import { useRemoveFromWishList, wishListQueryOptions } from '../api/wish-list';
 
 const WISH_LIST_COLUMNS = ['Image', 'Product Name', 'Price', TEXT.product.bookNow, 'Delete'];
 
@@ -17,10 +18,9 @@ export function MyWishListRoute() {
   const { user } = useAuth();
   const email = user?.email ?? '';
   const { data: items, isPending } = useQuery(wishListQueryOptions(email));
-  const deletion = useConfirmedDelete(
-    removeFromWishList,
-    ['wishlist', email],
-    TEXT.toast.wishListDeleted,
+  const deletion = useConfirmedAction(
+    useRemoveFromWishList(email, deleteFeedback(TEXT.toast.wishListDeleted)),
+    TEXT.confirm.delete,
   );
 
   return (

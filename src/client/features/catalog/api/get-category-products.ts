@@ -1,17 +1,17 @@
-import { type Answer, apiRequest } from '@client/lib/api-client';
-import { apiPath, callRoutes } from '@shared/call-routes';
+import { callPage } from '@client/lib/api-client';
+import { queryRoots } from '@client/lib/query-keys';
+import type { CategoryCode } from '@shared/constants';
 import { infiniteQueryOptions, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 
-/** Pages follow the server's `Link: rel="next"` URL. */
-export const getCategoryProducts = (url: string) => apiRequest<Answer<'categoryProducts'>>(url);
-
-export const categoryProductsQueryOptions = (categoryId: string) =>
+/** A brand's phones, newest first; each next page is the server's `Link: rel="next"` URL. */
+export const categoryProductsQueryOptions = (categoryId: CategoryCode) =>
   infiniteQueryOptions({
-    queryKey: ['category', categoryId, 'products'],
-    queryFn: ({ pageParam }) => getCategoryProducts(pageParam),
-    initialPageParam: apiPath(callRoutes.categoryProducts.path, { id: categoryId }),
-    getNextPageParam: (last) => last.next ?? undefined,
+    queryKey: [...queryRoots.products, 'category', categoryId],
+    queryFn: ({ pageParam }) =>
+      callPage('categoryProducts', { params: { id: categoryId } }, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
   });
 
-export const useCategoryProducts = (categoryId: string) =>
+export const useCategoryProducts = (categoryId: CategoryCode) =>
   useSuspenseInfiniteQuery(categoryProductsQueryOptions(categoryId));

@@ -1,13 +1,14 @@
+import { Field, TextField } from '@client/components/ui/field';
 import { Modal } from '@client/components/ui/modal';
-import { ApiError } from '@client/lib/api-client';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { toastError } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import type { Product } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
-import { bookProduct } from '../api/buy';
+import { bookProduct } from '../api/book-product';
 
 type Values = { location: string; number: string };
 
@@ -48,44 +49,28 @@ export function BookingModal({ product, onClose }: { product: Product; onClose: 
       if (acknowledged) toast.success(TEXT.toast.bookingConfirmed);
       else toast.error(TEXT.toast.alreadyBooked);
     } catch (error) {
-      toast.error(
-        error instanceof ApiError && error.status !== 409
-          ? error.message
-          : TEXT.toast.alreadyBooked,
-      );
+      toastError(error, TEXT.toast.alreadyBooked);
     }
     onClose();
   };
 
   const readOnly = (id: string, label: string, value: string) => (
-    <div className="fieldset">
-      <label htmlFor={id} className="fieldset-legend">
-        {label}
-      </label>
+    <Field id={id} label={label}>
       <input id={id} className="input w-full" value={value} readOnly />
-    </div>
+    </Field>
   );
   const required = (id: keyof Values, label: string, extra: object = {}) => (
-    <div className="fieldset">
-      <label htmlFor={`booking-${id}`} className="fieldset-legend">
-        {label}
-        {errors[id] && (
-          <span id={`booking-${id}-error`} role="alert" className="ml-2 font-normal text-error">
-            {errors[id]?.message}
-          </span>
-        )}
-      </label>
-      <input
-        id={`booking-${id}`}
-        className="input w-full"
-        {...extra}
-        {...(errors[id] ? { 'aria-invalid': true, 'aria-describedby': `booking-${id}-error` } : {})}
-        {...register(id, {
-          required: TEXT.validation.fieldRequired,
-          validate: (v) => v.trim().length > 0 || TEXT.validation.fieldRequired,
-        })}
-      />
-    </div>
+    <TextField
+      id={`booking-${id}`}
+      label={label}
+      error={errors[id]?.message}
+      errorAt="label"
+      {...extra}
+      registration={register(id, {
+        required: TEXT.validation.fieldRequired,
+        validate: (v) => v.trim().length > 0 || TEXT.validation.fieldRequired,
+      })}
+    />
   );
 
   return (

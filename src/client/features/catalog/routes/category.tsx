@@ -1,19 +1,22 @@
 import { ShowMore } from '@client/components/ui/show-more';
-import { ApiError } from '@client/lib/api-client';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { toastError } from '@client/lib/feedback';
 import { CATEGORY_CODES, type CategoryCode } from '@shared/constants';
 import type { Product } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import { data, Link, type LoaderFunctionArgs, useParams } from 'react-router';
-import { addToWishList } from '../api/buy';
+import { data, Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
+import { addToWishList } from '../api/add-to-wish-list';
 import { categoryProductsQueryOptions, useCategoryProducts } from '../api/get-category-products';
 import { BookingModal } from '../components/booking-modal';
 import { ProductCard } from '../components/product-card';
 
-/** The category's first page loads before the page shows; an unknown brand code is a 404. */
+/**
+ * The category's first page loads before the page shows; an unknown brand code is a 404, a
+ * known one is the loader's data.
+ */
 export const categoryLoader =
   (queryClient: QueryClient) =>
   async ({ params }: LoaderFunctionArgs) => {
@@ -21,11 +24,11 @@ export const categoryLoader =
     const id = CATEGORY_CODES.find((code): code is CategoryCode => code === params.id);
     if (!id) throw data(null, { status: 404 });
     await queryClient.ensureInfiniteQueryData(categoryProductsQueryOptions(id));
-    return null;
+    return id;
   };
 
 export function CategoryRoute() {
-  const { id = '' } = useParams();
+  const id = useLoaderData<ReturnType<typeof categoryLoader>>();
   const { data: pages, hasNextPage, fetchNextPage, isFetchingNextPage } = useCategoryProducts(id);
   const products = pages.pages.flatMap((p) => p.data);
   const { user } = useAuth();
@@ -38,7 +41,7 @@ export function CategoryRoute() {
       if (result.acknowledged) toast.success(TEXT.toast.wishListAdded);
       else toast.error(result.message ?? 'Not added to the wish list.');
     } catch (error) {
-      toast.error(error instanceof ApiError ? error.message : 'Not added to the wish list.');
+      toastError(error, 'Not added to the wish list.');
     }
   };
 

@@ -1,11 +1,10 @@
-import { type Answer, apiGet } from '@client/lib/api-client';
-import { apiPath, callRoutes } from '@shared/call-routes';
+import { call } from '@client/lib/api-client';
+import { queryRoots } from '@client/lib/query-keys';
 import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
 
-export const getAdvertised = () =>
-  apiGet<Answer<'listAdvertised'>>(apiPath(callRoutes.listAdvertised.path));
+export const getAdvertised = () => call('listAdvertised');
 
 export const advertisedQueryOptions = () =>
-  queryOptions({ queryKey: ['advertise'], queryFn: getAdvertised });
+  queryOptions({ queryKey: [...queryRoots.products, 'advertised'], queryFn: getAdvertised });
 
 export const useAdvertised = () => useSuspenseQuery(advertisedQueryOptions());

@@ -1,9 +1,7 @@
-import { type Answer, apiGet } from '@client/lib/api-client';
-import { apiPath, callRoutes } from '@shared/call-routes';
+import { call } from '@client/lib/api-client';
 import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
 
-export const getCategories = () =>
-  apiGet<Answer<'listCategories'>>(apiPath(callRoutes.listCategories.path));
+export const getCategories = () => call('listCategories');
 
 export const categoriesQueryOptions = () =>
   queryOptions({

@@ -1,50 +1,45 @@
-import { type Answer, ApiError, apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, callRoutes } from '@shared/call-routes';
-import { queryOptions } from '@tanstack/react-query';
+import { type CallInput, call } from '@client/lib/api-client';
+import { queryRoots } from '@client/lib/query-keys';
+import type { Order } from '@shared/entities';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 export const paymentOrderQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: ['payment', orderId],
-    queryFn: () =>
-      apiGet<Answer<'paymentOrder'>>(apiPath(callRoutes.paymentOrder.path, { id: orderId })),
+    queryFn: () => call('paymentOrder', { params: { id: orderId } }),
   });
 
-export const createPaymentIntent = async (orderId: string, price: number) =>
-  (
-    await apiRequest<Answer<'createPaymentIntent'>>(apiPath(callRoutes.createPaymentIntent.path), {
-      method: 'POST',
-      body: { orderId, price },
-    })
-  ).data;
+/** The card service's secret for paying the order; asked for once, and not again on a failure. */
+export const paymentIntentQueryOptions = (order: Order) =>
+  queryOptions({
+    queryKey: [...paymentOrderQueryOptions(order._id).queryKey, 'intent'],
+    queryFn: () =>
+      call('createPaymentIntent', { body: { orderId: order._id, price: order.price } }),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
 
-export const recordPayment = async (transactionId: string, orderId: string) =>
-  (
-    await apiRequest<Answer<'recordPayment'>>(apiPath(callRoutes.recordPayment.path), {
-      method: 'POST',
-      body: { transactionId, orderId },
-    })
-  ).data;
+type Payment = { transactionId: string; orderId: string };
 
-export type TestCard = { number: string; expMonth: number; expYear: number; cvc: string };
+export const recordPayment = (payment: Payment) => call('recordPayment', { body: payment });
+
+/** Records a payment; the buyer's orders then show it paid. */
+export function useRecordPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: recordPayment,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryRoots.orders }),
+  });
+}
+
+type ConfirmTestPayment = CallInput<'confirmTestPayment'>['body'];
+export type TestCard = ConfirmTestPayment['card'];
 
 /** The embedded processor's card confirmation; answers the intent, or throws the card error's message. */
-export async function confirmTestPayment(
+export const confirmTestPayment = async (
   clientSecret: string,
   card: TestCard,
-  billingDetails: { name: string; email: string },
-): Promise<{ id: string; status: string }> {
-  const response = await fetch(apiPath(callRoutes.confirmTestPayment.path), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ clientSecret, card, billingDetails }),
-  }).catch(() => {
-    throw new ApiError(0, 'Network Error');
-  });
-  const body = await response.json().catch(() => null);
-  if (!response.ok)
-    throw new ApiError(
-      response.status,
-      body?.error?.message ?? body?.message ?? 'The payment failed.',
-    );
-  return (body as Answer<'confirmTestPayment'>).paymentIntent;
-}
+  billingDetails: ConfirmTestPayment['billingDetails'],
+) =>
+  (await call('confirmTestPayment', { body: { clientSecret, card, billingDetails } }))
+    .paymentIntent;

@@ -3,15 +3,14 @@ import { ApiError } from '@client/lib/api-client';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
 import { TEXT } from '@shared/texts';
-import {
-  type QueryClient,
-  useQuery,
-  useQueryClient,
-  useSuspenseQuery,
-} from '@tanstack/react-query';
+import { type QueryClient, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useState } from 'react';
 import { type LoaderFunctionArgs, useParams } from 'react-router';
-import { createPaymentIntent, paymentOrderQueryOptions, recordPayment } from '../api/payment';
+import {
+  paymentIntentQueryOptions,
+  paymentOrderQueryOptions,
+  useRecordPayment,
+} from '../api/payment';
 import { CardError, type ConfirmCard } from '../components/card-input';
 import { EmbeddedCardInput } from '../components/embedded-card-input';
 import { StripeCardInput } from '../components/stripe-card-input';
@@ -31,16 +30,13 @@ export const paymentLoader =
 export function PaymentRoute() {
   const { id = '' } = useParams();
   const { user } = useAuth();
-  const queryClient = useQueryClient();
   const { data: order } = useSuspenseQuery(paymentOrderQueryOptions(id));
   const { data: config } = useSuspenseQuery(clientConfigQueryOptions());
   const secret = useQuery({
-    queryKey: ['payment', id, 'intent'],
-    queryFn: () => createPaymentIntent(order._id, order.price),
+    ...paymentIntentQueryOptions(order),
     enabled: order.status !== 'paid',
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
   });
+  const record = useRecordPayment();
   const [confirm, setConfirm] = useState<ConfirmCard | null>(null);
   // A function in state must be wrapped, or React would call it as an updater.
   const onCardReady = useCallback((c: ConfirmCard | null) => setConfirm(() => c), []);
@@ -59,15 +55,19 @@ export function PaymentRoute() {
         name: user?.displayName ?? order.userName,
         email: user?.email ?? order.email,
       });
-      const { insertedId } = await recordPayment(intent.id, order._id);
+      const { insertedId } = await record.mutateAsync({
+        transactionId: intent.id,
+        orderId: order._id,
+      });
       if (insertedId) setTransactionId(intent.id);
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
     } catch (e) {
       setError(e instanceof ApiError || e instanceof CardError ? e.message : 'The payment failed.');
     } finally {
       setPaying(false);
     }
   };
+
+  const failure = error ?? (secret.error instanceof ApiError ? secret.error.message : null);
 
   return (
     <DashboardPage title={TEXT.dashboard.pay}>
@@ -92,9 +92,9 @@ export function PaymentRoute() {
           ) : (
             <EmbeddedCardInput disabled={paying} onReady={onCardReady} />
           )}
-          {(error ?? (secret.error instanceof ApiError ? secret.error.message : null)) && (
+          {failure && (
             <p role="alert" className="text-error">
-              {error ?? (secret.error as ApiError).message}
+              {failure}
             </p>
           )}
           <button

@@ -1,32 +1,46 @@
-import { type Answer, apiGet, apiRequest } from '@client/lib/api-client';
-import { apiPath, callRoutes } from '@shared/call-routes';
-import { queryOptions } from '@tanstack/react-query';
+import { type Answer, call } from '@client/lib/api-client';
+import type { MutationConfig } from '@client/lib/query-client';
+import { queryRoots } from '@client/lib/query-keys';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 export const myProductsQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['products', email],
-    queryFn: () =>
-      apiGet<Answer<'myProducts'>>(
-        `${apiPath(callRoutes.myProducts.path)}?email=${encodeURIComponent(email)}&limit=100`,
-      ),
+    queryKey: [...queryRoots.products, 'seller', email],
+    queryFn: () => call('myProducts', { query: { email, limit: 100 } }),
   });
 
-export const deleteProduct = async (id: string) =>
-  (
-    await apiRequest<Answer<'deleteProduct'>>(
-      `${apiPath(callRoutes.deleteProduct.path)}?id=${encodeURIComponent(id)}`,
-      {
-        method: 'DELETE',
-      },
-    )
-  ).data;
+export const deleteProduct = (id: string) => call('deleteProduct', { query: { id } });
 
-export const advertiseProduct = async (id: string) =>
-  (
-    await apiRequest<Answer<'advertise'>>(
-      `${apiPath(callRoutes.advertise.path)}?id=${encodeURIComponent(id)}`,
-      {
-        method: 'POST',
-      },
-    )
-  ).data;
+/** Deleting a phone takes it off its brand's page and the advertised list too: every product list refreshes. */
+export function useDeleteProduct({
+  onSuccess,
+  ...config
+}: MutationConfig<Answer<'deleteProduct'>, string> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: deleteProduct,
+    onSuccess: async (...args) => {
+      await onSuccess?.(...args);
+      await queryClient.invalidateQueries({ queryKey: queryRoots.products });
+    },
+  });
+}
+
+export const advertiseProduct = (id: string) => call('advertise', { query: { id } });
+
+/** An advertised phone shows on the home page: every product list refreshes. */
+export function useAdvertiseProduct({
+  onSuccess,
+  ...config
+}: MutationConfig<Answer<'advertise'>, string> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: advertiseProduct,
+    onSuccess: async (...args) => {
+      await onSuccess?.(...args);
+      await queryClient.invalidateQueries({ queryKey: queryRoots.products });
+    },
+  });
+}

@@ -1,15 +1,16 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
-import { ApiError } from '@client/lib/api-client';
+import { describedBy, Field, TextField } from '@client/components/ui/field';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
+import { toastError } from '@client/lib/feedback';
 import { CATEGORIES, CONDITION_OPTIONS, RAM_OPTIONS, STORAGE_OPTIONS } from '@shared/constants';
 import { TEXT } from '@shared/texts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { type FieldError, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
-import { addProduct } from '../api/add-product';
+import { useAddProduct } from '../api/add-product';
 import { uploadImage } from '../api/upload-image';
 import { hasAcceptedExtension } from '../image-extension';
 
@@ -33,37 +34,12 @@ type Values = {
 
 const required = { required: TEXT.validation.requiredField };
 
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: FieldError;
-  children: ReactNode;
-}) {
-  return (
-    <div className="fieldset">
-      <label htmlFor={id} className="fieldset-legend">
-        {label}
-        {error && (
-          <span id={`${id}-error`} role="alert" className="ml-2 font-normal text-error">
-            {error.message}
-          </span>
-        )}
-      </label>
-      {children}
-    </div>
-  );
-}
-
 /** Add A Product (spec section 5): every field required; idle → uploading → idle, then My Products. */
 export function AddProductRoute() {
   const { user } = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const add = useAddProduct();
   const [progress, setProgress] = useState<number | null>(null);
   const {
     register,
@@ -75,11 +51,11 @@ export function AddProductRoute() {
     defaultValues: { name: user?.displayName ?? '' },
   });
 
+  const idOf = (name: keyof Values) => `product-${name}`;
+  const messageOf = (name: keyof Values) => errors[name]?.message;
   const input = (name: keyof Values, rules: object = required) => ({
-    id: `product-${name}`,
-    ...(errors[name]
-      ? { 'aria-invalid': true as const, 'aria-describedby': `product-${name}-error` }
-      : {}),
+    id: idOf(name),
+    ...describedBy(idOf(name), messageOf(name)),
     ...register(name, rules),
   });
 
@@ -90,7 +66,7 @@ export function AddProductRoute() {
       const config = await queryClient.fetchQuery(clientConfigQueryOptions());
       setProgress(0);
       const image = await uploadImage(file, config.images, setProgress);
-      await addProduct({
+      await add({
         categoryId: v.categoryId as (typeof CATEGORIES)[number]['categoryId'],
         modelName: v.modelName,
         image,
@@ -108,29 +84,39 @@ export function AddProductRoute() {
           battery: v.battery,
         },
       });
-      await queryClient.invalidateQueries({ queryKey: ['products'] });
-      await queryClient.invalidateQueries({ queryKey: ['category', v.categoryId] });
       toast.success(TEXT.toast.productUploaded);
       navigate('/dashboard/myproducts');
     } catch (error) {
       // What the seller typed stays; the server's message says what to change.
-      toast.error(error instanceof ApiError ? error.message : 'The product could not be saved.');
+      toastError(error, 'The product could not be saved.');
     } finally {
       setProgress(null);
     }
   };
 
   const textField = (name: keyof Values, label: string, extra: object = {}) => (
-    <Field id={`product-${name}`} label={label} error={errors[name] as FieldError | undefined}>
-      <input className="input w-full" {...extra} {...input(name)} />
+    <TextField
+      id={idOf(name)}
+      label={label}
+      error={messageOf(name)}
+      errorAt="label"
+      {...extra}
+      registration={register(name, required)}
+    />
+  );
+  const field = (name: keyof Values, label: string, control: ReactNode) => (
+    <Field id={idOf(name)} label={label} error={messageOf(name)} errorAt="label">
+      {control}
     </Field>
   );
   const select = (
     name: keyof Values,
     label: string,
     options: readonly { value: string; label: string }[],
-  ) => (
-    <Field id={`product-${name}`} label={label} error={errors[name] as FieldError | undefined}>
+  ) =>
+    field(
+      name,
+      label,
       <select className="select w-full" defaultValue="" {...input(name)}>
         <option value="" disabled>
           Choose…
@@ -140,9 +126,8 @@ export function AddProductRoute() {
             {o.label}
           </option>
         ))}
-      </select>
-    </Field>
-  );
+      </select>,
+    );
   const same = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
 
   return (
@@ -179,7 +164,9 @@ export function AddProductRoute() {
         {textField('name', 'Seller name', { readOnly: true })}
         {textField('number', 'Phone number', { type: 'tel', autoComplete: 'tel' })}
         {textField('location', 'Location')}
-        <Field id="product-img" label="Photo" error={errors.img as FieldError | undefined}>
+        {field(
+          'img',
+          'Photo',
           <input
             type="file"
             accept=".jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp"
@@ -190,12 +177,14 @@ export function AddProductRoute() {
                 (files[0] !== undefined && hasAcceptedExtension(files[0].name)) ||
                 TEXT.validation.imageFormat,
             })}
-          />
-        </Field>
+          />,
+        )}
         <div className="md:col-span-2">
-          <Field id="product-description" label="Description" error={errors.description}>
-            <textarea className="textarea h-28 w-full" {...input('description')} />
-          </Field>
+          {field(
+            'description',
+            'Description',
+            <textarea className="textarea h-28 w-full" {...input('description')} />,
+          )}
         </div>
         {progress !== null && (
           <div className="md:col-span-2">

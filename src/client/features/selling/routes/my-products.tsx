@@ -1,20 +1,14 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable, DeleteButton } from '@client/components/ui/data-table';
-import { ApiError } from '@client/lib/api-client';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { deleteFeedback, toastError } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
-import type { Product } from '@shared/entities';
+import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { TEXT } from '@shared/texts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { advertiseProduct, deleteProduct, myProductsQueryOptions } from '../api/my-products';
-
-type Pending = { action: 'delete' | 'advertise'; product: Product } | null;
-
-const messageOf = (error: unknown) =>
-  error instanceof ApiError ? error.message : 'Something went wrong.';
+import { myProductsQueryOptions, useAdvertiseProduct, useDeleteProduct } from '../api/my-products';
 
 const PRODUCT_COLUMNS = ['#', 'Name', 'Price', 'Status', TEXT.dashboard.avertise, 'Action'];
 
@@ -22,37 +16,21 @@ const PRODUCT_COLUMNS = ['#', 'Name', 'Price', 'Status', TEXT.dashboard.avertise
 export function MyProductsRoute() {
   const { user } = useAuth();
   const email = user?.email ?? '';
-  const queryClient = useQueryClient();
   const { data: products, isPending } = useQuery(myProductsQueryOptions(email));
-  const [pending, setPending] = useState<Pending>(null);
-
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['products', email] }),
-      queryClient.invalidateQueries({ queryKey: ['category'] }),
-      queryClient.invalidateQueries({ queryKey: ['advertise'] }),
-    ]);
-
-  const remove = useMutation({
-    mutationFn: deleteProduct,
-    onSuccess: async ({ deletedCount }) => {
-      if (deletedCount > 0) toast.success(TEXT.toast.productDeleted);
-      await refresh();
-    },
-    onError: (error) => toast.error(messageOf(error)),
-    onSettled: () => setPending(null),
-  });
-
-  const advertise = useMutation({
-    mutationFn: advertiseProduct,
-    onSuccess: async (result) => {
-      if (result.acknowledged) toast.success(TEXT.toast.advertised);
-      else toast.error(result.message ?? 'The product was not advertised.');
-      await refresh();
-    },
-    onError: (error) => toast.error(messageOf(error)),
-    onSettled: () => setPending(null),
-  });
+  const deletion = useConfirmedAction(
+    useDeleteProduct(deleteFeedback(TEXT.toast.productDeleted)),
+    TEXT.confirm.delete,
+  );
+  const advertising = useConfirmedAction(
+    useAdvertiseProduct({
+      onSuccess: (result) => {
+        if (result.acknowledged) toast.success(TEXT.toast.advertised);
+        else toast.error(result.message ?? 'The product was not advertised.');
+      },
+      onError: (error) => toastError(error),
+    }),
+    TEXT.confirm.advertise,
+  );
 
   return (
     <DashboardPage title={TEXT.dashboard.myProducts}>
@@ -75,7 +53,7 @@ export function MyProductsRoute() {
                   <button
                     type="button"
                     className="btn btn-secondary btn-sm"
-                    onClick={() => setPending({ action: 'advertise', product: p })}
+                    onClick={() => advertising.ask(p._id)}
                   >
                     {TEXT.dashboard.avertise}
                     <span className="sr-only"> {p.modelName}</span>
@@ -83,10 +61,7 @@ export function MyProductsRoute() {
                 )}
               </td>
               <td>
-                <DeleteButton
-                  what={p.modelName}
-                  onClick={() => setPending({ action: 'delete', product: p })}
-                />
+                <DeleteButton what={p.modelName} onClick={() => deletion.ask(p._id)} />
               </td>
             </tr>
           ))}
@@ -94,17 +69,8 @@ export function MyProductsRoute() {
       ) : (
         <p>You have not listed a phone yet.</p>
       )}
-      <ConfirmDialog
-        open={pending !== null}
-        message={pending?.action === 'advertise' ? TEXT.confirm.advertise : TEXT.confirm.delete}
-        busy={remove.isPending || advertise.isPending}
-        onCancel={() => setPending(null)}
-        onConfirm={() => {
-          if (!pending) return;
-          if (pending.action === 'delete') remove.mutate(pending.product._id);
-          else advertise.mutate(pending.product._id);
-        }}
-      />
+      <ConfirmDialog {...deletion.dialog} />
+      <ConfirmDialog {...advertising.dialog} />
     </DashboardPage>
   );
 }

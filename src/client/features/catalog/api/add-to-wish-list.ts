@@ -1,0 +1,3 @@
+import { call } from '@client/lib/api-client';
+
+export const addToWishList = (productId: string) => call('addToWishList', { body: { productId } });

@@ -1,0 +1,11 @@
+/**
+ * Roots of the query keys of data that one feature shows and another changes. Each feature keys
+ * its queries under the root, and a change made elsewhere invalidates the root, without one
+ * feature importing another.
+ */
+export const queryRoots = {
+  /** Every list of phones: a brand's page, the advertised ones, a seller's own. */
+  products: ['products'],
+  /** A buyer's orders, which paying for one changes. */
+  orders: ['orders'],
+} as const;
