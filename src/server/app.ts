@@ -12,6 +12,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
+  LogController,
 } from 'fastify';
 import fp from 'fastify-plugin';
 import {
@@ -19,6 +20,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import pinoPretty from 'pino-pretty';
 import { API_BASE, type ClientConfig } from '../shared/api';
 import { AccessTokens } from './auth/access-tokens';
 import { createIdentityProvider, type IdentityProvider } from './auth/identity-provider';
@@ -67,6 +69,11 @@ export type AppOptions = {
   services?: AppServices;
   /** Where the log goes (standard output unless given); tests read it for leaked secrets. */
   logStream?: { write(line: string): void };
+  /**
+   * The log is read by a person at a terminal: pretty lines, and at `info` no line per request,
+   * so the start banner stays on screen. Otherwise (piped, a log collector) one JSON line each.
+   */
+  terminal?: boolean;
 };
 
 /** The identity provider and token signer, with secrets from env or generated into DATA_DIR. */
@@ -224,8 +231,17 @@ export async function buildApp(
         '*.headers.cookie',
         '*.headers["set-cookie"]',
       ],
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      // Pretty lines are written in order with the start banner (a transport's thread would not).
+      stream:
+        opts.logStream ??
+        (opts.terminal
+          ? pinoPretty({ sync: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' })
+          : process.stdout),
     },
+    logController: new LogController({
+      disableRequestLogging:
+        opts.terminal === true && !['debug', 'trace'].includes(opts.config.LOG_LEVEL),
+    }),
     trustProxy: trustProxyOf(opts.config.TRUSTED_PROXIES),
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,

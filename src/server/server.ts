@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     await seedDemo(database.db, images, services.identity, password);
   }
 
-  const app = await buildApp({ config, database, services });
+  const app = await buildApp({ config, database, services, terminal: process.stdout.isTTY });
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();

@@ -5,7 +5,7 @@
  * shell, which renders them (and its own 404 page).
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -24,6 +24,8 @@ export default fp(async function client(
   app: FastifyInstance,
   opts: { clientDir: string; uploadsDir: string },
 ) {
+  // The photo host writes here on the first upload; made now so the file server has its root.
+  await mkdir(opts.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {
     root: opts.uploadsDir,
     prefix: IMAGES_URL_PREFIX,
