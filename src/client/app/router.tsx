@@ -5,23 +5,44 @@
 import { loadChunk } from '@client/lib/chunk-load';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import type { LoaderFunction, NonIndexRouteObject, RouteObject } from 'react-router';
+import type {
+  LoaderFunction,
+  LoaderFunctionArgs,
+  NonIndexRouteObject,
+  RouteObject,
+} from 'react-router';
 import { adminLoader, dashboardLoader, sellerLoader } from './guards';
 import { PageFallback, RootLayout } from './layouts/root-layout';
 import { NotFound } from './routes/not-found';
 import { RootError } from './routes/route-error';
 import { CATCH_ALL } from './server-rendering';
 
-/** A page whose code loads when first visited (and gives up after the spec's 120 s). */
+type Page = { Component: ComponentType; loader?: LoaderFunction };
+
+/**
+ * A page whose code loads when first visited (and gives up after the spec's 120 s), with the
+ * loader that fills the query cache before it shows. `guard` runs first and throws a redirect
+ * for those who may not see the page, before any of its data is asked for.
+ */
 const lazyPage = (
   path: string,
-  load: () => Promise<{ Component: ComponentType; loader?: LoaderFunction }>,
-  loader?: LoaderFunction,
+  load: () => Promise<Page>,
+  guard?: (args: LoaderFunctionArgs) => Promise<unknown>,
 ): NonIndexRouteObject => ({
   path,
   HydrateFallback: PageFallback,
-  ...(loader ? { loader } : {}),
-  lazy: () => loadChunk(load),
+  lazy: () =>
+    loadChunk(async () => {
+      const { Component, loader } = await load();
+      if (!guard) return { Component, ...(loader ? { loader } : {}) };
+      return {
+        Component,
+        loader: async (args: LoaderFunctionArgs) => {
+          await guard(args);
+          return loader ? loader(args) : null;
+        },
+      };
+    }),
 });
 
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
@@ -71,21 +92,26 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             {
               index: true,
               lazy: () =>
-                loadChunk(async () => ({
-                  Component: (await import('./routes/dashboard-index')).DashboardIndex,
-                })),
+                loadChunk(async () => {
+                  const m = await import('./routes/dashboard-index');
+                  return {
+                    Component: m.DashboardIndex,
+                    loader: m.dashboardIndexLoader(queryClient),
+                  };
+                }),
             },
-            lazyPage('myorders', async () => ({
-              Component: (await import('@client/features/buying/routes/my-orders')).MyOrdersRoute,
-            })),
+            lazyPage('myorders', async () => {
+              const m = await import('@client/features/buying/routes/my-orders');
+              return { Component: m.MyOrdersRoute, loader: m.myOrdersLoader(queryClient) };
+            }),
             lazyPage('payment/:id', async () => {
               const m = await import('@client/features/payment/routes/payment');
               return { Component: m.PaymentRoute, loader: m.paymentLoader(queryClient) };
             }),
-            lazyPage('mywishlist', async () => ({
-              Component: (await import('@client/features/buying/routes/my-wish-list'))
-                .MyWishListRoute,
-            })),
+            lazyPage('mywishlist', async () => {
+              const m = await import('@client/features/buying/routes/my-wish-list');
+              return { Component: m.MyWishListRoute, loader: m.myWishListLoader(queryClient) };
+            }),
             lazyPage(
               'addaproduct',
               async () => ({
@@ -96,33 +122,34 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             ),
             lazyPage(
               'myproducts',
-              async () => ({
-                Component: (await import('@client/features/selling/routes/my-products'))
-                  .MyProductsRoute,
-              }),
+              async () => {
+                const m = await import('@client/features/selling/routes/my-products');
+                return { Component: m.MyProductsRoute, loader: m.myProductsLoader(queryClient) };
+              },
               seller,
             ),
             lazyPage(
               'allseller',
-              async () => ({
-                Component: (await import('@client/features/admin/routes/all-sellers'))
-                  .AllSellersRoute,
-              }),
+              async () => {
+                const m = await import('@client/features/admin/routes/all-sellers');
+                return { Component: m.AllSellersRoute, loader: m.allSellersLoader(queryClient) };
+              },
               admin,
             ),
             lazyPage(
               'allbuyer',
-              async () => ({
-                Component: (await import('@client/features/admin/routes/all-buyers'))
-                  .AllBuyersRoute,
-              }),
+              async () => {
+                const m = await import('@client/features/admin/routes/all-buyers');
+                return { Component: m.AllBuyersRoute, loader: m.allBuyersLoader(queryClient) };
+              },
               admin,
             ),
             lazyPage(
               'banned',
-              async () => ({
-                Component: (await import('@client/features/admin/routes/banned')).BannedRoute,
-              }),
+              async () => {
+                const m = await import('@client/features/admin/routes/banned');
+                return { Component: m.BannedRoute, loader: m.bannedLoader(queryClient) };
+              },
               admin,
             ),
           ],

@@ -1,6 +1,6 @@
 /** Role checks keyed by the signed-in user's e-mail (spec section 6). */
 import { call } from '@client/lib/api-client';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 
 export const adminCheckQueryOptions = (email: string) =>
   queryOptions({
@@ -27,4 +27,13 @@ export function useRole(email: string): { role: Role; loading: boolean } {
   const seller = useQuery(sellerCheckQueryOptions(email));
   const loading = admin.isPending || seller.isPending;
   return { role: roleOf(admin.data?.isAdmin, seller.data?.isSeller), loading };
+}
+
+/** The role once both checks have answered (for route loaders). */
+export async function loadRole(queryClient: QueryClient, email: string): Promise<Role> {
+  const [{ isAdmin }, { isSeller }] = await Promise.all([
+    queryClient.ensureQueryData(adminCheckQueryOptions(email)),
+    queryClient.ensureQueryData(sellerCheckQueryOptions(email)),
+  ]);
+  return roleOf(isAdmin, isSeller);
 }

@@ -6,7 +6,7 @@ import { deleteFeedback, toastError } from '@client/lib/feedback';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { USER_STATUS_VERIFIED } from '@shared/constants';
 import { TEXT } from '@shared/texts';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import {
   type AccountKind,
@@ -20,8 +20,8 @@ const SELLER_COLUMNS = ['#', 'Name', 'Email', TEXT.dashboard.verificationStatus,
 
 /** All Sellers or All Buyers: index, Name, Email, (Varification Status,) Delete. */
 export function AccountsPage({ kind }: { kind: AccountKind }) {
-  const query = useInfiniteQuery(accountsQueryOptions(kind));
-  const accounts = query.data?.pages.flatMap((p) => p.data) ?? [];
+  const query = useSuspenseInfiniteQuery(accountsQueryOptions(kind));
+  const accounts = query.data.pages.flatMap((p) => p.data);
   const deletion = useConfirmedAction(
     useDeleteAccount(
       kind,
@@ -38,9 +38,7 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
 
   return (
     <DashboardPage title={kind === 'seller' ? TEXT.dashboard.allSellers : TEXT.dashboard.allBuyers}>
-      {query.isPending ? (
-        <span className="loading loading-spinner" role="status" aria-label="Loading accounts" />
-      ) : accounts.length === 0 ? (
+      {accounts.length === 0 ? (
         <p>No {kind === 'seller' ? 'sellers' : 'buyers'} yet.</p>
       ) : (
         <DataTable columns={kind === 'seller' ? SELLER_COLUMNS : BUYER_COLUMNS}>

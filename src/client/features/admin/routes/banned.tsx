@@ -6,7 +6,7 @@ import { toastError } from '@client/lib/feedback';
 import { formatDate } from '@client/lib/format';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import type { BannedAddress } from '@shared/entities';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { type QueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import { bansQueryOptions, useBanEmail, useLiftBan } from '../api/bans';
@@ -16,14 +16,19 @@ const REASONS: Record<BannedAddress['reason'], string> = {
   banned: 'Banned',
 };
 
+export const bannedLoader = (queryClient: QueryClient) => async () => {
+  await queryClient.ensureInfiniteQueryData(bansQueryOptions());
+  return null;
+};
+
 /**
  * Banned Addresses (not in the spec): an address here cannot sign up or sign in. Deleting an
  * account puts its address here; the admin can ban any address, and lift a ban so that the
  * address may start a new account (with none of the old one's history).
  */
 export function BannedRoute() {
-  const query = useInfiniteQuery(bansQueryOptions());
-  const bans = query.data?.pages.flatMap((p) => p.data) ?? [];
+  const query = useSuspenseInfiniteQuery(bansQueryOptions());
+  const bans = query.data.pages.flatMap((p) => p.data);
   const [email, setEmail] = useState('');
 
   const ban = useConfirmedAction(
@@ -75,9 +80,7 @@ export function BannedRoute() {
           Ban
         </button>
       </form>
-      {query.isPending ? (
-        <span className="loading loading-spinner" role="status" aria-label="Loading bans" />
-      ) : bans.length === 0 ? (
+      {bans.length === 0 ? (
         <p>No address is banned.</p>
       ) : (
         <DataTable columns={['#', 'Email', 'Reason', 'Since', 'Lift']}>

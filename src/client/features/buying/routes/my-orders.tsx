@@ -1,13 +1,14 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable, DeleteButton } from '@client/components/ui/data-table';
+import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { deleteFeedback } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { myOrdersQueryOptions, useDeleteOrder } from '../api/orders';
 
@@ -22,11 +23,18 @@ const ORDER_COLUMNS = [
   'Action',
 ];
 
+export const myOrdersLoader = (queryClient: QueryClient) => async () => {
+  const user = await session.currentUser();
+  // Signed out: the dashboard's own loader sends the visitor to sign in.
+  if (user) await queryClient.ensureQueryData(myOrdersQueryOptions(user.email));
+  return null;
+};
+
 /** My Orders: index, Product Image, Product Name, Price, Meet Point, Number, Pay, Action. */
 export function MyOrdersRoute() {
   const { user } = useAuth();
   const email = user?.email ?? '';
-  const { data: orders, isPending } = useQuery(myOrdersQueryOptions(email));
+  const { data: orders } = useSuspenseQuery(myOrdersQueryOptions(email));
   const deletion = useConfirmedAction(
     useDeleteOrder(email, deleteFeedback(TEXT.toast.orderDeleted)),
     TEXT.confirm.delete,
@@ -34,9 +42,7 @@ export function MyOrdersRoute() {
 
   return (
     <DashboardPage title={TEXT.dashboard.myOrders}>
-      {isPending ? (
-        <span className="loading loading-spinner" role="status" aria-label="Loading your orders" />
-      ) : !orders?.length ? (
+      {orders.length === 0 ? (
         <p>
           You have not booked a phone yet.{' '}
           <Link to="/" className="link link-primary">

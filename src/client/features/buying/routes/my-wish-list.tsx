@@ -1,23 +1,31 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable, DeleteButton } from '@client/components/ui/data-table';
+import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { deleteFeedback } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useRemoveFromWishList, wishListQueryOptions } from '../api/wish-list';
 
 const WISH_LIST_COLUMNS = ['Image', 'Product Name', 'Price', TEXT.product.bookNow, 'Delete'];
 
+export const myWishListLoader = (queryClient: QueryClient) => async () => {
+  const user = await session.currentUser();
+  // Signed out: the dashboard's own loader sends the visitor to sign in.
+  if (user) await queryClient.ensureQueryData(wishListQueryOptions(user.email));
+  return null;
+};
+
 /** My WishList (titled 'My WishLisht'): image, product name, price, Book Now, delete. */
 export function MyWishListRoute() {
   const { user } = useAuth();
   const email = user?.email ?? '';
-  const { data: items, isPending } = useQuery(wishListQueryOptions(email));
+  const { data: items } = useSuspenseQuery(wishListQueryOptions(email));
   const deletion = useConfirmedAction(
     useRemoveFromWishList(email, deleteFeedback(TEXT.toast.wishListDeleted)),
     TEXT.confirm.delete,
@@ -25,13 +33,7 @@ export function MyWishListRoute() {
 
   return (
     <DashboardPage title={TEXT.dashboard.myWishListTitle}>
-      {isPending ? (
-        <span
-          className="loading loading-spinner"
-          role="status"
-          aria-label="Loading your wish list"
-        />
-      ) : !items?.length ? (
+      {items.length === 0 ? (
         <p>Your wish list is empty.</p>
       ) : (
         <DataTable columns={WISH_LIST_COLUMNS}>

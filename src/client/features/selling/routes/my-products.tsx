@@ -1,22 +1,30 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { DataTable, DeleteButton } from '@client/components/ui/data-table';
+import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { deleteFeedback, toastError } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { TEXT } from '@shared/texts';
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { myProductsQueryOptions, useAdvertiseProduct, useDeleteProduct } from '../api/my-products';
 
 const PRODUCT_COLUMNS = ['#', 'Name', 'Price', 'Status', TEXT.dashboard.avertise, 'Action'];
 
+export const myProductsLoader = (queryClient: QueryClient) => async () => {
+  const user = await session.currentUser();
+  // Signed out: the dashboard's own loader sends the visitor to sign in.
+  if (user) await queryClient.ensureQueryData(myProductsQueryOptions(user.email));
+  return null;
+};
+
 /** My Products: number, Name, Price, Status, Avertise, Action (spec section 2). */
 export function MyProductsRoute() {
   const { user } = useAuth();
   const email = user?.email ?? '';
-  const { data: products, isPending } = useQuery(myProductsQueryOptions(email));
+  const { data: products } = useSuspenseQuery(myProductsQueryOptions(email));
   const deletion = useConfirmedAction(
     useDeleteProduct(deleteFeedback(TEXT.toast.productDeleted)),
     TEXT.confirm.delete,
@@ -34,13 +42,7 @@ export function MyProductsRoute() {
 
   return (
     <DashboardPage title={TEXT.dashboard.myProducts}>
-      {isPending ? (
-        <span
-          className="loading loading-spinner"
-          role="status"
-          aria-label="Loading your products"
-        />
-      ) : products && products.length > 0 ? (
+      {products.length > 0 ? (
         <DataTable columns={PRODUCT_COLUMNS}>
           {products.map((p, i) => (
             <tr key={p._id}>
