@@ -1,7 +1,8 @@
 /**
  * Lighthouse on the public pages, as the issue asks: the `lighthouse` package's Node API,
  * Debian's Chromium (headless), its default mobile emulation and simulated throttling, three
- * runs a page and the median of each figure. The home run also gives the bytes it transfers.
+ * runs a page and the median of each figure, in the light theme and again in the dark one (the
+ * page follows the system's preference). The home run also gives the bytes it transfers.
  */
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -64,12 +65,31 @@ async function withRetry<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
   }
 }
 
+/** Chromium's flags for each theme: `prefers-color-scheme` answers light, or dark. */
+const THEMES = {
+  light: [],
+  dark: ['--blink-settings=preferredColorScheme=0'],
+} as const;
+
 export async function benchLighthouse(origin: string, chromiumPath: string): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const [theme, flags] of Object.entries(THEMES))
+    figures.push(...(await benchTheme(origin, chromiumPath, theme, flags)));
+  return figures;
+}
+
+async function benchTheme(
+  origin: string,
+  chromiumPath: string,
+  theme: string,
+  themeFlags: readonly string[],
+): Promise<Figure[]> {
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', ...themeFlags],
   });
   const figures: Figure[] = [];
+  const light = theme === 'light';
   try {
     for (const page of LIGHTHOUSE_PAGES) {
       const runs: Run[] = [];
@@ -78,7 +98,7 @@ export async function benchLighthouse(origin: string, chromiumPath: string): Pro
       const m = (key: keyof Run) => median(runs.map((r) => r[key]));
       const add = (name: string, value: number, unit: string, target?: Figure['target']) =>
         figures.push({
-          section: SECTION,
+          section: light ? SECTION : `${SECTION}, dark theme`,
           name: `${page} ${name}`,
           value,
           unit,
@@ -91,7 +111,7 @@ export async function benchLighthouse(origin: string, chromiumPath: string): Pro
       add('accessibility', m('accessibility'), '', { op: '>=', value: 98 });
       add('best practices', m('bestPractices'), '');
       add('SEO', m('seo'), '');
-      if (page === '/') {
+      if (page === '/' && light) {
         figures.push({
           section: 'Build budgets (first load, gzipped)',
           name: '/ total transfer with demo data',
