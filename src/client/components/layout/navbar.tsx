@@ -2,6 +2,12 @@ import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { TEXT } from '@shared/texts';
 import { Link, NavLink, useLocation, useRevalidator } from 'react-router';
+import {
+  DASHBOARD_DRAWER_ID,
+  DASHBOARD_MENU_BUTTON_ID,
+  setDashboardDrawerOpen,
+  useDashboardDrawerOpen,
+} from './dashboard-drawer';
 
 const links = [
   { to: '/', label: TEXT.nav.home, end: true },
@@ -12,24 +18,27 @@ const links = [
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `btn btn-ghost btn-sm px-2 sm:px-3 ${isActive ? 'text-primary underline underline-offset-4' : ''}`;
 
-/** Must match the dashboard drawer's toggle id. */
-const DASHBOARD_DRAWER_ID = 'dashboard-drawer';
-
 export function Navbar() {
   const { user, loading } = useAuth();
   const { pathname } = useLocation();
   const revalidator = useRevalidator();
   const inDashboard = pathname === '/dashboard' || pathname.startsWith('/dashboard/');
+  const drawerOpen = useDashboardDrawerOpen();
 
   return (
     <header className="sticky top-0 z-30 border-b border-base-300 bg-base-100/95 backdrop-blur">
       <nav aria-label="Main" className="navbar mx-auto max-w-6xl gap-1 px-3">
         <div className="flex flex-1 items-center gap-1">
           {inDashboard && (
-            <label
-              htmlFor={DASHBOARD_DRAWER_ID}
+            <button
+              type="button"
+              id={DASHBOARD_MENU_BUTTON_ID}
               className="btn btn-square btn-ghost lg:hidden"
               aria-label="Open dashboard menu"
+              aria-haspopup="dialog"
+              aria-expanded={drawerOpen}
+              aria-controls={DASHBOARD_DRAWER_ID}
+              onClick={() => setDashboardDrawerOpen(true)}
             >
               <svg
                 aria-hidden="true"
@@ -40,7 +49,7 @@ export function Navbar() {
               >
                 <path d="M4 6h16M4 12h16M4 18h16" />
               </svg>
-            </label>
+            </button>
           )}
           <Link
             to="/"

@@ -1,6 +1,12 @@
 import type { ReactNode } from 'react';
 
-/** A dashboard table: column headings, then the rows the page renders. Scrolls sideways on phones. */
+/**
+ * A dashboard table: column headings, then the rows the page renders. On a phone each row
+ * restyles into a card (styles.css, `.stacked-table`): one DOM, still a table to assistive
+ * technology and to role-based locators, with no button rendered twice. Each cell says its
+ * column in `data-label` (see `cell`), the row's name is `data-cell="title"` and its buttons
+ * `data-cell="action"`, which the card shows first, in their order.
+ */
 export function DataTable({
   columns,
   children,
@@ -9,9 +15,9 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto rounded-box ring-1 ring-base-300">
-      <table className="table">
-        <thead>
+    <div className="md:overflow-x-auto md:rounded-box md:ring-1 md:ring-base-300">
+      <table className="stacked-table table">
+        <thead className="text-base-content/80">
           <tr>
             {columns.map((c) => (
               <th key={c} scope="col">
@@ -25,6 +31,12 @@ export function DataTable({
     </div>
   );
 }
+
+/** The attributes a cell of `column` carries; `kind` marks the row's name or its buttons. */
+export const cell = (column: string, kind?: 'title' | 'action') => ({
+  'data-label': column,
+  ...(kind ? { 'data-cell': kind } : {}),
+});
 
 /** 'Delete', named for assistive technology by what it deletes. */
 export function DeleteButton({ what, onClick }: { what: string; onClick: () => void }) {

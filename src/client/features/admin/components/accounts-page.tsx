@@ -1,6 +1,6 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
-import { DataTable, DeleteButton } from '@client/components/ui/data-table';
+import { cell, DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { ShowMore } from '@client/components/ui/show-more';
 import { deleteFeedback, toastError } from '@client/lib/feedback';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
@@ -15,8 +15,15 @@ import {
   useVerifySeller,
 } from '../api/users';
 
-const BUYER_COLUMNS = ['#', 'Name', 'Email', 'Delete'];
-const SELLER_COLUMNS = ['#', 'Name', 'Email', TEXT.dashboard.verificationStatus, 'Delete'];
+const COLUMN = {
+  index: '#',
+  name: 'Name',
+  email: 'Email',
+  status: TEXT.dashboard.verificationStatus,
+  delete: 'Delete',
+} as const;
+const BUYER_COLUMNS = [COLUMN.index, COLUMN.name, COLUMN.email, COLUMN.delete];
+const SELLER_COLUMNS = Object.values(COLUMN);
 
 /** All Sellers or All Buyers: index, Name, Email, (Varification Status,) Delete. */
 export function AccountsPage({ kind }: { kind: AccountKind }) {
@@ -45,10 +52,10 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
           {accounts.map((user, i) => (
             <tr key={user._id}>
               <th scope="row">{i + 1}</th>
-              <td>{user.name}</td>
-              <td>{user.email}</td>
+              <td {...cell(COLUMN.name, 'title')}>{user.name}</td>
+              <td {...cell(COLUMN.email)}>{user.email}</td>
               {kind === 'seller' && (
-                <td>
+                <td {...cell(COLUMN.status, 'action')}>
                   {user.userStatus === USER_STATUS_VERIFIED ? (
                     <span className="badge badge-info">{TEXT.dashboard.verified}</span>
                   ) : (
@@ -64,7 +71,7 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
                   )}
                 </td>
               )}
-              <td>
+              <td {...cell(COLUMN.delete, 'action')}>
                 <DeleteButton what={user.email} onClick={() => deletion.ask(user._id)} />
               </td>
             </tr>

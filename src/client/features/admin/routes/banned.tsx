@@ -1,6 +1,6 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
-import { DataTable } from '@client/components/ui/data-table';
+import { cell, DataTable } from '@client/components/ui/data-table';
 import { ShowMore } from '@client/components/ui/show-more';
 import { toastError } from '@client/lib/feedback';
 import { formatDate } from '@client/lib/format';
@@ -15,6 +15,14 @@ const REASONS: Record<BannedAddress['reason'], string> = {
   deleted: 'Account deleted',
   banned: 'Banned',
 };
+
+const COLUMN = {
+  index: '#',
+  email: 'Email',
+  reason: 'Reason',
+  since: 'Since',
+  lift: 'Lift',
+} as const;
 
 export const bannedLoader = (queryClient: QueryClient) => async () => {
   await queryClient.ensureInfiniteQueryData(bansQueryOptions());
@@ -83,14 +91,14 @@ export function BannedRoute() {
       {bans.length === 0 ? (
         <p>No address is banned.</p>
       ) : (
-        <DataTable columns={['#', 'Email', 'Reason', 'Since', 'Lift']}>
+        <DataTable columns={Object.values(COLUMN)}>
           {bans.map((b, i) => (
             <tr key={b.email}>
               <th scope="row">{i + 1}</th>
-              <td>{b.email}</td>
-              <td>{REASONS[b.reason]}</td>
-              <td>{formatDate(b.bannedAt)}</td>
-              <td>
+              <td {...cell(COLUMN.email, 'title')}>{b.email}</td>
+              <td {...cell(COLUMN.reason)}>{REASONS[b.reason]}</td>
+              <td {...cell(COLUMN.since)}>{formatDate(b.bannedAt)}</td>
+              <td {...cell(COLUMN.lift, 'action')}>
                 <button type="button" className="btn btn-sm" onClick={() => lift.ask(b.email)}>
                   Lift ban<span className="sr-only"> {b.email}</span>
                 </button>

@@ -1,27 +1,29 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
-import { DataTable, DeleteButton } from '@client/components/ui/data-table';
+import { cell, DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { deleteFeedback } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { srcSetOf } from '@shared/images';
+import { can } from '@shared/order-process';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { myOrdersQueryOptions, useDeleteOrder } from '../api/orders';
 
-const ORDER_COLUMNS = [
-  '#',
-  'Product Image',
-  'Product Name',
-  'Price',
-  'Meet Point',
-  'Number',
-  TEXT.dashboard.pay,
-  'Action',
-];
+const COLUMN = {
+  index: '#',
+  image: 'Product Image',
+  name: 'Product Name',
+  price: 'Price',
+  meetPoint: 'Meet Point',
+  number: 'Number',
+  pay: TEXT.dashboard.pay,
+  action: 'Action',
+} as const;
+const ORDER_COLUMNS = Object.values(COLUMN);
 
 export const myOrdersLoader = (queryClient: QueryClient) => async () => {
   const user = await session.currentUser();
@@ -47,14 +49,15 @@ export function MyOrdersRoute() {
           You have not booked a phone yet.{' '}
           <Link to="/" className="link link-primary">
             Browse phones
-          </Link>
+          </Link>{' '}
+          and choose Book Now on one you like.
         </p>
       ) : (
         <DataTable columns={ORDER_COLUMNS}>
           {orders.map((o, i) => (
             <tr key={o._id}>
               <th scope="row">{i + 1}</th>
-              <td>
+              <td {...cell(COLUMN.image)}>
                 <img
                   src={o.image}
                   srcSet={srcSetOf(o.image)}
@@ -65,22 +68,25 @@ export function MyOrdersRoute() {
                   className="rounded"
                 />
               </td>
-              <td>{o.productName}</td>
-              <td>{formatDollars(o.price)}</td>
-              <td>{o.location}</td>
-              <td>{o.number}</td>
-              <td>
-                {o.status === 'paid' ? (
-                  <span className="badge badge-success">{TEXT.dashboard.paid}</span>
-                ) : (
+              <td {...cell(COLUMN.name, 'title')}>{o.productName}</td>
+              <td {...cell(COLUMN.price)}>{formatDollars(o.price)}</td>
+              <td {...cell(COLUMN.meetPoint)}>{o.location}</td>
+              <td {...cell(COLUMN.number)}>{o.number}</td>
+              <td {...cell(COLUMN.pay, 'action')}>
+                {can('order', o.status, 'pay') ? (
                   <Link to={`/dashboard/payment/${o._id}`} className="btn btn-primary btn-sm">
                     {TEXT.dashboard.pay}
                     <span className="sr-only"> for {o.productName}</span>
                   </Link>
+                ) : (
+                  <span className="badge badge-success">{TEXT.dashboard.paid}</span>
                 )}
               </td>
-              <td>
-                <DeleteButton what={o.productName} onClick={() => deletion.ask(o._id)} />
+              {/* A paid order is kept with its payment: it cannot be deleted, so no Delete. */}
+              <td {...cell(COLUMN.action, 'action')}>
+                {can('order', o.status, 'cancel') && (
+                  <DeleteButton what={o.productName} onClick={() => deletion.ask(o._id)} />
+                )}
               </td>
             </tr>
           ))}

@@ -1,6 +1,6 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
-import { DataTable, DeleteButton } from '@client/components/ui/data-table';
+import { cell, DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { deleteFeedback } from '@client/lib/feedback';
@@ -12,7 +12,14 @@ import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useRemoveFromWishList, wishListQueryOptions } from '../api/wish-list';
 
-const WISH_LIST_COLUMNS = ['Image', 'Product Name', 'Price', TEXT.product.bookNow, 'Delete'];
+const COLUMN = {
+  image: 'Image',
+  name: 'Product Name',
+  price: 'Price',
+  book: TEXT.product.bookNow,
+  delete: 'Delete',
+} as const;
+const WISH_LIST_COLUMNS = Object.values(COLUMN);
 
 export const myWishListLoader = (queryClient: QueryClient) => async () => {
   const user = await session.currentUser();
@@ -34,12 +41,18 @@ export function MyWishListRoute() {
   return (
     <DashboardPage title={TEXT.dashboard.myWishListTitle}>
       {items.length === 0 ? (
-        <p>Your wish list is empty.</p>
+        <p>
+          Your wish list is empty.{' '}
+          <Link to="/" className="link link-primary">
+            Browse phones
+          </Link>{' '}
+          and choose Add to Wish List on one you like.
+        </p>
       ) : (
         <DataTable columns={WISH_LIST_COLUMNS}>
           {items.map((item) => (
             <tr key={item._id}>
-              <td>
+              <td {...cell(COLUMN.image)}>
                 <img
                   src={item.image}
                   srcSet={srcSetOf(item.image)}
@@ -50,15 +63,15 @@ export function MyWishListRoute() {
                   className="rounded"
                 />
               </td>
-              <td>{item.productName}</td>
-              <td>{formatDollars(item.price)}</td>
-              <td>
+              <td {...cell(COLUMN.name, 'title')}>{item.productName}</td>
+              <td {...cell(COLUMN.price)}>{formatDollars(item.price)}</td>
+              <td {...cell(COLUMN.book, 'action')}>
                 <Link to={`/category/${item.categoryId}`} className="btn btn-primary btn-sm">
                   {TEXT.product.bookNow}
                   <span className="sr-only"> {item.productName}</span>
                 </Link>
               </td>
-              <td>
+              <td {...cell(COLUMN.delete, 'action')}>
                 <DeleteButton what={item.productName} onClick={() => deletion.ask(item._id)} />
               </td>
             </tr>

@@ -54,9 +54,9 @@ export function ProductCard({
       </figure>
       <div className="card-body gap-3">
         <div>
-          <h3 id={headingId} className="card-title text-xl">
+          <h2 id={headingId} className="card-title text-xl">
             {product.modelName}
-          </h3>
+          </h2>
           <p className="mt-1 text-sm opacity-80">{product.description}</p>
         </div>
         <p className="flex items-baseline gap-3">

@@ -1,45 +1,123 @@
+import {
+  DASHBOARD_DRAWER_ID,
+  DASHBOARD_MENU_BUTTON_ID,
+  setDashboardDrawerOpen,
+  useDashboardDrawerOpen,
+} from '@client/components/layout/dashboard-drawer';
 import { Spinner } from '@client/components/ui/spinner';
-import { useRole } from '@client/lib/auth/roles';
+import { type Role, useRole } from '@client/lib/auth/roles';
 import { useAuth } from '@client/lib/auth/use-auth';
-import { useRef } from 'react';
-import { Outlet } from 'react-router';
+import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { DashboardMenu } from '../components/dashboard-menu';
 
-export const DASHBOARD_DRAWER_ID = 'dashboard-drawer';
+/** From this width the menu stands beside the page and the drawer is not used. */
+const WIDE = '(min-width: 64rem)';
 
-/** The side menu by role (a drawer the navbar's menu icon opens on small screens) beside the page. */
+/** The side menu by role beside the page; on small screens a drawer the navbar's menu button opens. */
 export function DashboardLayout() {
   const { user } = useAuth();
   const { role, loading } = useRole(user?.email ?? '');
-  const toggle = useRef<HTMLInputElement>(null);
   if (!user || loading) return <Spinner label="Loading your dashboard" />;
   return (
-    <div className="drawer lg:drawer-open">
-      <input
-        id={DASHBOARD_DRAWER_ID}
-        ref={toggle}
-        type="checkbox"
-        className="drawer-toggle"
-        aria-label="Dashboard menu"
-      />
-      <div className="drawer-content min-h-[60vh] lg:pl-8">
+    <div className="lg:flex lg:gap-8">
+      <nav
+        aria-label="Dashboard"
+        className="hidden shrink-0 self-start rounded-box bg-base-200 lg:block"
+      >
+        <DashboardMenu role={role} onNavigate={() => {}} />
+      </nav>
+      <div className="min-h-[60vh] min-w-0 flex-1">
         <Outlet context={{ role }} />
       </div>
-      <nav aria-label="Dashboard" className="drawer-side z-40 lg:rounded-box lg:bg-base-200">
-        <label
-          htmlFor={DASHBOARD_DRAWER_ID}
-          aria-label="Close dashboard menu"
-          className="drawer-overlay"
-        />
-        <div className="min-h-full bg-base-200">
-          <DashboardMenu
-            role={role}
-            onNavigate={() => {
-              if (toggle.current) toggle.current.checked = false;
-            }}
-          />
-        </div>
-      </nav>
+      <DashboardDrawer role={role} />
     </div>
+  );
+}
+
+/**
+ * The menu as a modal drawer on the native <dialog>: showModal() makes the page behind it inert
+ * and moves focus in; Tab wraps inside it; Escape, the close button, the backdrop or choosing a
+ * link close it, and focus goes back to the menu button.
+ */
+function DashboardDrawer({ role }: { role: Role }) {
+  const open = useDashboardDrawerOpen();
+  const ref = useRef<HTMLDialogElement>(null);
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  // Closed when the page changes, when the screen grows wide, and when the dashboard is left.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new page on purpose
+  useEffect(() => setDashboardDrawerOpen(false), [pathname]);
+  useEffect(() => {
+    const wide = window.matchMedia(WIDE);
+    const onChange = () => wide.matches && setDashboardDrawerOpen(false);
+    wide.addEventListener('change', onChange);
+    return () => {
+      wide.removeEventListener('change', onChange);
+      setDashboardDrawerOpen(false);
+    };
+  }, []);
+
+  const close = () => setDashboardDrawerOpen(false);
+  const onClose = () => {
+    close();
+    document.getElementById(DASHBOARD_MENU_BUTTON_ID)?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key !== 'Tab' || !ref.current) return;
+    const focusable = ref.current.querySelectorAll<HTMLElement>('a[href], button');
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      id={DASHBOARD_DRAWER_ID}
+      aria-label="Dashboard menu"
+      className="m-0 h-dvh max-h-none w-72 max-w-[85vw] bg-base-200 p-0 text-base-content backdrop:bg-black/50"
+      onClose={onClose}
+      onKeyDown={onKeyDown}
+      // A click on the backdrop lands on the <dialog> itself.
+      onClick={(event) => event.target === event.currentTarget && close()}
+    >
+      <div className="min-h-full">
+        <div className="flex justify-end p-2">
+          <button
+            type="button"
+            className="btn btn-square btn-ghost"
+            aria-label="Close dashboard menu"
+            onClick={close}
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="h-6 w-6 stroke-current"
+              fill="none"
+              strokeWidth="2"
+            >
+              <path d="M6 6l12 12M18 6L6 18" />
+            </svg>
+          </button>
+        </div>
+        <nav aria-label="Dashboard">
+          <DashboardMenu role={role} onNavigate={close} />
+        </nav>
+      </div>
+    </dialog>
   );
 }

@@ -1,17 +1,27 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
-import { DataTable, DeleteButton } from '@client/components/ui/data-table';
+import { cell, DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { deleteFeedback, toastError } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
+import { can } from '@shared/order-process';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
+import { Link } from 'react-router';
 import { myProductsQueryOptions, useAdvertiseProduct, useDeleteProduct } from '../api/my-products';
 
-const PRODUCT_COLUMNS = ['#', 'Name', 'Price', 'Status', TEXT.dashboard.avertise, 'Action'];
+const COLUMN = {
+  index: '#',
+  name: 'Name',
+  price: 'Price',
+  status: 'Status',
+  advertise: TEXT.dashboard.avertise,
+  action: 'Action',
+} as const;
+const PRODUCT_COLUMNS = Object.values(COLUMN);
 
 export const myProductsLoader = (queryClient: QueryClient) => async () => {
   const user = await session.currentUser();
@@ -47,11 +57,13 @@ export function MyProductsRoute() {
           {products.map((p, i) => (
             <tr key={p._id}>
               <th scope="row">{i + 1}</th>
-              <td>{p.modelName}</td>
-              <td>{formatDollars(p.resellPrice)}</td>
-              <td>{p.status === 'sold' ? TEXT.product.sold : TEXT.dashboard.available}</td>
-              <td>
-                {p.status !== 'sold' && (
+              <td {...cell(COLUMN.name, 'title')}>{p.modelName}</td>
+              <td {...cell(COLUMN.price)}>{formatDollars(p.resellPrice)}</td>
+              <td {...cell(COLUMN.status)}>
+                {p.status === 'sold' ? TEXT.product.sold : TEXT.dashboard.available}
+              </td>
+              <td {...cell(COLUMN.advertise, 'action')}>
+                {can('product', p.status, 'advertise') && (
                   <button
                     type="button"
                     className="btn btn-secondary btn-sm"
@@ -62,14 +74,19 @@ export function MyProductsRoute() {
                   </button>
                 )}
               </td>
-              <td>
+              <td {...cell(COLUMN.action, 'action')}>
                 <DeleteButton what={p.modelName} onClick={() => deletion.ask(p._id)} />
               </td>
             </tr>
           ))}
         </DataTable>
       ) : (
-        <p>You have not listed a phone yet.</p>
+        <div className="space-y-4">
+          <p>You have not listed a phone yet.</p>
+          <Link to="/dashboard/addaproduct" className="btn btn-primary">
+            {TEXT.dashboard.addProduct}
+          </Link>
+        </div>
       )}
       <ConfirmDialog {...deletion.dialog} />
       <ConfirmDialog {...advertising.dialog} />
