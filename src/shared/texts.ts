@@ -21,7 +21,6 @@ export const TEXT = {
     bookNow: 'Book Now',
     sold: 'Sold',
     unsold: 'Unsold',
-    onlyBuyers: 'Only buyers can book or wish-list phones.',
   },
   blog: { title: 'Welcome to blog', readMore: 'read more', close: 'Close' },
   notFound: {
@@ -34,12 +33,6 @@ export const TEXT = {
     locationPlaceholder: 'Meeting Location',
     order: 'Order',
     cancel: 'Cancel',
-    signUp: 'Sign up',
-    onlyBuyers: 'Only buyers can book a phone. Sign in with a buyer account to book it.',
-  },
-  wishList: {
-    signIn: 'Sign in to add it',
-    onlyBuyers: 'Only buyers can keep a wish list.',
   },
   signup: {
     chooseHeading: 'Please choose an account type first',
@@ -73,13 +66,6 @@ export const TEXT = {
       `Please pay $${price} for your order to buy ${productName}`,
     pay: 'Pay',
     congrats: 'Congrats! Your payment completed.',
-    paid: (productName: string) => `Your order for ${productName} is paid.`,
-    nextStep: (location: string) =>
-      `What happens next: the phone is reserved for you, and nobody else can buy it now. Meet the seller at ${location}, the meeting point you gave, to collect it.`,
-    myOrders: 'See My Orders',
-    testMode: 'Test mode: no real money moves.',
-    testCards:
-      'Pay with 4242 4242 4242 4242; 4000 0000 0000 0002 is declined. Use any future date and any CVC.',
   },
   validation: {
     emailRequired: 'Email is required',

@@ -11,6 +11,7 @@ import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import { bookProduct } from '../api/book-product';
 import { phoneActionPath } from '../return-path';
+import { CATALOG_TEXT } from '../texts';
 
 type Values = { location: string; number: string };
 
@@ -37,7 +38,7 @@ export function BookingModal({ product, onClose }: { product: Product; onClose: 
               {TEXT.booking.cancel}
             </button>
             <Link to={signUpPathFrom(back)} className="btn btn-outline btn-primary">
-              {TEXT.booking.signUp}
+              {CATALOG_TEXT.signUp}
             </Link>
             <Link to={signInPathFrom(back)} className="btn btn-primary">
               {TEXT.nav.signIn}

@@ -3,6 +3,7 @@ import { USER_STATUS_VERIFIED } from '@shared/constants';
 import type { Product } from '@shared/entities';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
+import { CATALOG_TEXT } from '../texts';
 
 type ProductCardProps = {
   product: Product;
@@ -116,7 +117,7 @@ export function ProductCard({
             </button>
           </div>
         ) : (
-          <p className="text-right text-sm opacity-80">{TEXT.product.onlyBuyers}</p>
+          <p className="text-right text-sm opacity-80">{CATALOG_TEXT.onlyBuyers}</p>
         )}
       </div>
     </article>

@@ -23,6 +23,7 @@ import { categoryProductsQueryOptions, useCategoryProducts } from '../api/get-ca
 import { BookingModal } from '../components/booking-modal';
 import { ProductCard } from '../components/product-card';
 import { PHONE_ACTIONS, type PhoneAction, phoneActionPath } from '../return-path';
+import { CATALOG_TEXT } from '../texts';
 
 /**
  * The category's first page loads before the page shows; an unknown brand code is a 404, a
@@ -73,7 +74,7 @@ export function CategoryRoute() {
               navigate(to);
             }}
           >
-            {TEXT.wishList.signIn}
+            {CATALOG_TEXT.wishListSignIn}
           </a>
         </span>
       ),
@@ -83,7 +84,7 @@ export function CategoryRoute() {
   };
 
   const wishList = async (product: Pick<Product, '_id' | 'categoryId'>) => {
-    const allowed = await mayBuy(TEXT.wishList.onlyBuyers);
+    const allowed = await mayBuy(CATALOG_TEXT.wishListOnlyBuyers);
     if (allowed === null) return signInToWishList(product);
     if (!allowed) return;
     try {
@@ -97,7 +98,7 @@ export function CategoryRoute() {
 
   const book = async (product: Product) => {
     // Signed out, the modal asks to sign in; a seller or admin is told at once, with no form.
-    if ((await mayBuy(TEXT.booking.onlyBuyers)) !== false) setBooking(product);
+    if ((await mayBuy(CATALOG_TEXT.bookOnlyBuyers)) !== false) setBooking(product);
   };
 
   // Back from signing in: reopen the booking form, or add the phone to the wish list, once.
@@ -122,7 +123,7 @@ export function CategoryRoute() {
 
   const resume = async (what: PhoneAction, phoneId: string) => {
     if (what === 'wish') return wishList({ _id: phoneId, categoryId: id });
-    if (!(await mayBuy(TEXT.booking.onlyBuyers))) return;
+    if (!(await mayBuy(CATALOG_TEXT.bookOnlyBuyers))) return;
     // Only a phone on the loaded page can show its booking form; a sold one cannot be booked.
     const product = products.find((p) => p._id === phoneId);
     if (product && product.status !== 'sold') setBooking(product);

@@ -14,6 +14,7 @@ import {
 import { CardError, type ConfirmCard } from '../components/card-input';
 import { EmbeddedCardInput } from '../components/embedded-card-input';
 import { StripeCardInput } from '../components/stripe-card-input';
+import { PAYMENT_TEXT } from '../texts';
 
 /**
  * The order (and which card service to use) load before the page shows. An order that does not
@@ -40,9 +41,9 @@ export const paymentLoader =
 function NextStep({ location }: { location: string }) {
   return (
     <>
-      <p>{TEXT.payment.nextStep(location)}</p>
+      <p>{PAYMENT_TEXT.nextStep(location)}</p>
       <Link to="/dashboard/myorders" className="btn btn-outline btn-sm">
-        {TEXT.payment.myOrders}
+        {PAYMENT_TEXT.myOrders}
       </Link>
     </>
   );
@@ -52,8 +53,8 @@ function NextStep({ location }: { location: string }) {
 function TestCards() {
   return (
     <div className="rounded-box border border-info/40 bg-info/10 p-3 text-sm">
-      <p className="font-semibold">{TEXT.payment.testMode}</p>
-      <p>{TEXT.payment.testCards}</p>
+      <p className="font-semibold">{PAYMENT_TEXT.testMode}</p>
+      <p>{PAYMENT_TEXT.testCards}</p>
     </div>
   );
 }
@@ -119,7 +120,7 @@ export function PaymentRoute() {
         <div className="space-y-3">
           <p className="text-lg">
             <span className="badge badge-success mr-2">{TEXT.dashboard.paid}</span>
-            {TEXT.payment.paid(order.productName)}
+            {PAYMENT_TEXT.paid(order.productName)}
           </p>
           <NextStep location={order.location} />
         </div>
