@@ -15,6 +15,7 @@ function renderAt(path: string) {
       { path: '/signup', Component: SignUpRoute },
       { path: '/signup/:role', Component: SignUpRoute },
       { path: '/', element: <p>home</p> },
+      { path: '/category/:id', element: <p>brand page</p> },
     ],
     { initialEntries: [path] },
   );
@@ -33,19 +34,48 @@ const CONFIG = {
   images: { provider: 'embedded', uploadUrl: '/api/images' },
 };
 
-/** Answers the config call and refuses every sign-in; returns the identity calls made. */
-function stubFetch() {
+/** Answers the config call and refuses every identity call with `refusal`; returns the calls made. */
+function stubFetch(
+  refusal: { code: string; status: number } = { code: 'INVALID_EMAIL_OR_PASSWORD', status: 401 },
+) {
   const identityCalls: string[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
       if (url === '/api/config') return Response.json(CONFIG);
       identityCalls.push(url);
-      return Response.json({ code: 'INVALID_EMAIL_OR_PASSWORD' }, { status: 401 });
+      return Response.json({ code: refusal.code }, { status: refusal.status });
     }),
   );
   return identityCalls;
 }
+
+const HOUR_TOKEN = `e30.${btoa(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600 }))}.sig`;
+
+/** A sign-up the identity provider, the user record and the token all accept. */
+function stubAcceptingFetch() {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      if (url === '/api/config') return Response.json(CONFIG);
+      if (url === '/api/auth/sign-up/email')
+        return Response.json({ user: { id: 'u1', email: 'pat@example.com', name: 'Pat' } });
+      if (url === '/api/users') return Response.json({ acknowledged: true });
+      // Valid for an hour, so no renewal fires during the other tests.
+      if (url.startsWith('/api/jwt')) return Response.json({ accessToken: HOUR_TOKEN });
+      return Response.json({ message: 'unexpected' }, { status: 500 });
+    }),
+  );
+}
+
+async function fillSignUp(email: string) {
+  await userEvent.type(await screen.findByLabelText('Name'), 'Pat');
+  await userEvent.type(screen.getByLabelText('Email'), email);
+  await userEvent.type(screen.getByLabelText('Password'), 'Abcdef1!');
+  await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+}
+
+const BACK_TO_PHONE = '/category/03?book=7b0a3c1e-0000-4000-8000-000000000001';
 
 describe('sign-in form', () => {
   it('requires an email and a password, and sends nothing until both are there', async () => {
@@ -73,7 +103,30 @@ describe('sign-in form', () => {
     await userEvent.type(await screen.findByLabelText('Email'), 'buyer@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'Wrong-Pass1!');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('wrong-password');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(/^wrong-password$/);
+    expect(alert).toHaveAccessibleDescription(
+      'The password is not right. Check it and the e-mail address, then try again.',
+    );
+  });
+
+  it('says to wait a few minutes after too many tries', async () => {
+    stubFetch({ code: 'TOO_MANY_REQUESTS', status: 429 });
+    renderAt('/signin');
+    await userEvent.type(await screen.findByLabelText('Email'), 'buyer@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'Wrong-Pass1!');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^too-many-requests$/);
+    expect(screen.getByText(/wait a few minutes/)).toBeInTheDocument();
+  });
+
+  it('keeps the page to return to on its sign-up link', async () => {
+    stubFetch();
+    renderAt(`/signin?from=${encodeURIComponent(BACK_TO_PHONE)}`);
+    expect(await screen.findByRole('link', { name: 'Create an account' })).toHaveAttribute(
+      'href',
+      `/signup?from=${encodeURIComponent(BACK_TO_PHONE)}`,
+    );
   });
 });
 
@@ -132,6 +185,38 @@ describe('sign-up form', () => {
     expect(screen.getByText('Email is required')).toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(identityCalls).toEqual([]);
+  });
+
+  it('shows invalid-email, and what it means, for an address the provider refuses', async () => {
+    stubFetch({ code: 'INVALID_EMAIL', status: 400 });
+    renderAt('/signup/user');
+    await fillSignUp('pat.example.com');
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^invalid-email$/);
+    expect(screen.getByText(/not a valid e-mail address/)).toBeInTheDocument();
+  });
+
+  it('goes to the remembered page after signing up, and keeps it on every link', async () => {
+    stubAcceptingFetch();
+    const router = renderAt(`/signup?from=${encodeURIComponent(BACK_TO_PHONE)}`);
+    const carried = `?from=${encodeURIComponent(BACK_TO_PHONE)}`;
+    expect(await screen.findByRole('link', { name: 'Seller Account' })).toHaveAttribute(
+      'href',
+      `/signup/seller${carried}`,
+    );
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+      'href',
+      `/signin${carried}`,
+    );
+    await fillSignUp('pat@example.com');
+    expect(await screen.findByText('brand page')).toBeInTheDocument();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(BACK_TO_PHONE);
+  });
+
+  it('goes nowhere but this site, whatever the remembered page says', async () => {
+    stubAcceptingFetch();
+    renderAt('/signup/user?from=%2F%5Cevil.example');
+    await fillSignUp('pat@example.com');
+    expect(await screen.findByText('home')).toBeInTheDocument();
   });
 
   it.each([

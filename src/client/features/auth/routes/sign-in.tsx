@@ -1,6 +1,6 @@
 import { TextField } from '@client/components/ui/field';
 import { IdentityError } from '@client/lib/auth/identity-client';
-import { safeFrom } from '@client/lib/auth/redirect';
+import { safeFrom, withFrom } from '@client/lib/auth/redirect';
 import { session } from '@client/lib/auth/session';
 import { useHydrated } from '@client/lib/use-hydrated';
 import { type IdentityErrorCode, identityErrorCode } from '@shared/identity';
@@ -100,7 +100,7 @@ export function SignInRoute() {
           </form>
           <p className="text-sm">
             New to Phone Market?{' '}
-            <Link to="/signup" className="link link-primary">
+            <Link to={withFrom('/signup', from)} className="link link-primary">
               Create an account
             </Link>
           </p>

@@ -1,5 +1,6 @@
 import { TextField } from '@client/components/ui/field';
 import { IdentityError } from '@client/lib/auth/identity-client';
+import { safeFrom, withFrom } from '@client/lib/auth/redirect';
 import { session } from '@client/lib/auth/session';
 import { useHydrated } from '@client/lib/use-hydrated';
 import { NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@shared/constants';
@@ -8,7 +9,7 @@ import { TEXT } from '@shared/texts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { AuthError } from '../components/auth-error';
 import { SocialButtons } from '../components/social-buttons';
 
@@ -17,9 +18,14 @@ type SignUpValues = { name: string; email: string; password: string };
 const chooserClass = ({ isActive }: { isActive: boolean }) =>
   `btn flex-1 ${isActive ? 'btn-primary' : 'btn-outline btn-primary'}`;
 
-/** /signup and /signup/user sign up a User; /signup/seller a Seller. */
+/**
+ * /signup and /signup/user sign up a User; /signup/seller a Seller. A `from` (a phone's
+ * booking or wish-list prompt) is where the new account goes next, as after signing in.
+ */
 export function SignUpRoute() {
   const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const from = safeFrom(params.get('from'));
   const role = pathname.startsWith('/signup/seller') ? 'seller' : 'user';
   const navigate = useNavigate();
   const [error, setError] = useState<IdentityErrorCode | null>(null);
@@ -35,7 +41,7 @@ export function SignUpRoute() {
     try {
       await session.signUp(name.trim(), email.trim(), password, role);
       toast.success(TEXT.toast.registered);
-      navigate('/', { replace: true });
+      navigate(from, { replace: true });
     } catch (e) {
       setError(e instanceof IdentityError ? e.code : 'internal-error');
     }
@@ -45,10 +51,13 @@ export function SignUpRoute() {
     <section className="mx-auto max-w-md space-y-4">
       <h1 className="text-center text-2xl font-bold">{TEXT.signup.chooseHeading}</h1>
       <nav aria-label="Account type" className="flex gap-2">
-        <NavLink to="/signup/user" className={() => chooserClass({ isActive: role === 'user' })}>
+        <NavLink
+          to={withFrom('/signup/user', from)}
+          className={() => chooserClass({ isActive: role === 'user' })}
+        >
           {TEXT.signup.userAccount}
         </NavLink>
-        <NavLink to="/signup/seller" className={chooserClass}>
+        <NavLink to={withFrom('/signup/seller', from)} className={chooserClass}>
           {TEXT.signup.sellerAccount}
         </NavLink>
       </nav>
@@ -101,11 +110,11 @@ export function SignUpRoute() {
           </form>
           <p className="text-sm">
             Already have an account?{' '}
-            <Link to="/signin" className="link link-primary">
+            <Link to={withFrom('/signin', from)} className="link link-primary">
               {TEXT.nav.signIn}
             </Link>
           </p>
-          {role === 'user' && <SocialButtons accountType="user" from="/" onError={setError} />}
+          {role === 'user' && <SocialButtons accountType="user" from={from} onError={setError} />}
         </div>
       </div>
     </section>

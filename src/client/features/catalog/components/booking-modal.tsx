@@ -1,5 +1,6 @@
 import { Field, TextField } from '@client/components/ui/field';
 import { Modal } from '@client/components/ui/modal';
+import { signInPathFrom, signUpPathFrom } from '@client/lib/auth/redirect';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { toastError } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
@@ -9,6 +10,8 @@ import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import { bookProduct } from '../api/book-product';
+import { phoneActionPath } from '../return-path';
+import { CATALOG_TEXT } from '../texts';
 
 type Values = { location: string; number: string };
 
@@ -22,6 +25,8 @@ export function BookingModal({ product, onClose }: { product: Product; onClose: 
   } = useForm<Values>({ mode: 'onSubmit', reValidateMode: 'onChange' });
 
   if (!user) {
+    // Signing in (or up) comes back to this phone with its booking form open.
+    const back = phoneActionPath(product, 'book');
     return (
       <Modal
         open
@@ -32,7 +37,10 @@ export function BookingModal({ product, onClose }: { product: Product; onClose: 
             <button type="button" className="btn" onClick={onClose}>
               {TEXT.booking.cancel}
             </button>
-            <Link to="/signin" className="btn btn-primary">
+            <Link to={signUpPathFrom(back)} className="btn btn-outline btn-primary">
+              {CATALOG_TEXT.signUp}
+            </Link>
+            <Link to={signInPathFrom(back)} className="btn btn-primary">
               {TEXT.nav.signIn}
             </Link>
           </>

@@ -76,4 +76,11 @@ describe('ProductCard', () => {
     expect(onBook).toHaveBeenCalledWith(product);
     expect(onWishList).toHaveBeenCalledWith(product);
   });
+
+  it('offers a signed-in seller or admin neither booking nor the wish list, and says why', () => {
+    render(<ProductCard product={product} buyerActions={false} />);
+    expect(screen.getByText('Only buyers can book or wish-list phones.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Book Now' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add to Wish List' })).not.toBeInTheDocument();
+  });
 });

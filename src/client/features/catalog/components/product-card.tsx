@@ -3,11 +3,14 @@ import { USER_STATUS_VERIFIED } from '@shared/constants';
 import type { Product } from '@shared/entities';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
+import { CATALOG_TEXT } from '../texts';
 
 type ProductCardProps = {
   product: Product;
   onWishList?: (product: Product) => void;
   onBook?: (product: Product) => void;
+  /** False for a signed-in seller or admin: booking and wish-listing are for buyers only. */
+  buyerActions?: boolean;
 };
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
@@ -23,6 +26,7 @@ export function ProductCard({
   product,
   onWishList,
   onBook,
+  buyerActions = true,
   priority = false,
 }: ProductCardProps & { priority?: boolean }) {
   const sold = product.status === 'sold';
@@ -94,23 +98,27 @@ export function ProductCard({
             <time dateTime={product.timeOfPost}>{formatDate(product.timeOfPost)}</time>
           </Detail>
         </dl>
-        <div className="card-actions justify-end">
-          <button
-            type="button"
-            className="btn btn-outline btn-secondary"
-            onClick={() => onWishList?.(product)}
-          >
-            {TEXT.product.addToWishList}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={sold}
-            onClick={() => onBook?.(product)}
-          >
-            {TEXT.product.bookNow}
-          </button>
-        </div>
+        {buyerActions ? (
+          <div className="card-actions justify-end">
+            <button
+              type="button"
+              className="btn btn-outline btn-secondary"
+              onClick={() => onWishList?.(product)}
+            >
+              {TEXT.product.addToWishList}
+            </button>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={sold}
+              onClick={() => onBook?.(product)}
+            >
+              {TEXT.product.bookNow}
+            </button>
+          </div>
+        ) : (
+          <p className="text-right text-sm opacity-80">{CATALOG_TEXT.onlyBuyers}</p>
+        )}
       </div>
     </article>
   );

@@ -1,17 +1,29 @@
 import { ShowMore } from '@client/components/ui/show-more';
+import { signInPathFrom } from '@client/lib/auth/redirect';
+import { loadRole, useRole } from '@client/lib/auth/roles';
+import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { toastError } from '@client/lib/feedback';
 import { CATEGORY_CODES, type CategoryCode } from '@shared/constants';
 import type { Product } from '@shared/entities';
 import { TEXT } from '@shared/texts';
-import type { QueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { data, Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
+import {
+  data,
+  Link,
+  type LoaderFunctionArgs,
+  useLoaderData,
+  useNavigate,
+  useSearchParams,
+} from 'react-router';
 import { addToWishList } from '../api/add-to-wish-list';
 import { categoryProductsQueryOptions, useCategoryProducts } from '../api/get-category-products';
 import { BookingModal } from '../components/booking-modal';
 import { ProductCard } from '../components/product-card';
+import { PHONE_ACTIONS, type PhoneAction, phoneActionPath } from '../return-path';
+import { CATALOG_TEXT } from '../texts';
 
 /**
  * The category's first page loads before the page shows; an unknown brand code is a 404, a
@@ -31,11 +43,50 @@ export function CategoryRoute() {
   const id = useLoaderData<ReturnType<typeof categoryLoader>>();
   const { data: pages, hasNextPage, fetchNextPage, isFetchingNextPage } = useCategoryProducts(id);
   const products = pages.pages.flatMap((p) => p.data);
-  const { user } = useAuth();
+  const { user, loading } = useAuth();
+  const role = useRole(user?.email ?? '');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
   const [booking, setBooking] = useState<Product | null>(null);
 
-  const wishList = async (product: Product) => {
-    if (!user) return toast.error(TEXT.validation.wishListLogin);
+  /** Whether the signed-in user may buy; says why not when they may not. Null when signed out. */
+  const mayBuy = async (refusal: string): Promise<boolean | null> => {
+    const current = await session.currentUser();
+    if (!current) return null;
+    if ((await loadRole(queryClient, current.email)) === 'buyer') return true;
+    toast.error(refusal);
+    return false;
+  };
+
+  const signInToWishList = (product: Pick<Product, '_id' | 'categoryId'>) => {
+    const to = signInPathFrom(phoneActionPath(product, 'wish'));
+    toast.error(
+      (t) => (
+        <span>
+          <span>{TEXT.validation.wishListLogin}</span>{' '}
+          <a
+            href={to}
+            className="link font-semibold"
+            onClick={(event) => {
+              event.preventDefault();
+              toast.dismiss(t.id);
+              navigate(to);
+            }}
+          >
+            {CATALOG_TEXT.wishListSignIn}
+          </a>
+        </span>
+      ),
+      // Long enough to reach the link.
+      { duration: 8000 },
+    );
+  };
+
+  const wishList = async (product: Pick<Product, '_id' | 'categoryId'>) => {
+    const allowed = await mayBuy(CATALOG_TEXT.wishListOnlyBuyers);
+    if (allowed === null) return signInToWishList(product);
+    if (!allowed) return;
     try {
       const result = await addToWishList(product._id);
       if (result.acknowledged) toast.success(TEXT.toast.wishListAdded);
@@ -43,6 +94,39 @@ export function CategoryRoute() {
     } catch (error) {
       toastError(error, 'Not added to the wish list.');
     }
+  };
+
+  const book = async (product: Product) => {
+    // Signed out, the modal asks to sign in; a seller or admin is told at once, with no form.
+    if ((await mayBuy(CATALOG_TEXT.bookOnlyBuyers)) !== false) setBooking(product);
+  };
+
+  // Back from signing in: reopen the booking form, or add the phone to the wish list, once.
+  const action = PHONE_ACTIONS.find((a) => params.has(a));
+  const productId = action ? params.get(action) : null;
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    if (!action || !productId || loading) return;
+    const key = `${action}:${productId}`;
+    if (done.current === key) return;
+    done.current = key;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const a of PHONE_ACTIONS) next.delete(a);
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+    if (user) void resume(action, productId);
+  });
+
+  const resume = async (what: PhoneAction, phoneId: string) => {
+    if (what === 'wish') return wishList({ _id: phoneId, categoryId: id });
+    if (!(await mayBuy(CATALOG_TEXT.bookOnlyBuyers))) return;
+    // Only a phone on the loaded page can show its booking form; a sold one cannot be booked.
+    const product = products.find((p) => p._id === phoneId);
+    if (product && product.status !== 'sold') setBooking(product);
   };
 
   if (products.length === 0) {
@@ -56,6 +140,9 @@ export function CategoryRoute() {
     );
   }
 
+  // Booking and wish-listing are offered to buyers and to visitors (who are asked to sign in).
+  const buyerActions = !user || role.loading || role.role === 'buyer';
+
   return (
     <section aria-labelledby="products-heading" className="space-y-6">
       <h1 id="products-heading" className="text-3xl font-bold">
@@ -68,7 +155,8 @@ export function CategoryRoute() {
             product={p}
             priority={i === 0}
             onWishList={wishList}
-            onBook={setBooking}
+            onBook={book}
+            buyerActions={buyerActions}
           />
         ))}
       </div>

@@ -5,7 +5,7 @@ import { clientConfigQueryOptions } from '@client/lib/client-config';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useState } from 'react';
-import { type LoaderFunctionArgs, useParams } from 'react-router';
+import { data, Link, type LoaderFunctionArgs, useParams } from 'react-router';
 import {
   paymentIntentQueryOptions,
   paymentOrderQueryOptions,
@@ -14,17 +14,50 @@ import {
 import { CardError, type ConfirmCard } from '../components/card-input';
 import { EmbeddedCardInput } from '../components/embedded-card-input';
 import { StripeCardInput } from '../components/stripe-card-input';
+import { PAYMENT_TEXT } from '../texts';
 
-/** The order (and which card service to use) load before the page shows. */
+/**
+ * The order (and which card service to use) load before the page shows. An order that does not
+ * exist, or is not the buyer's, is the 404 page: the server answers 404, 403, or 400 for an id
+ * that cannot be one.
+ */
 export const paymentLoader =
   (queryClient: QueryClient) =>
   async ({ params }: LoaderFunctionArgs) => {
-    await Promise.all([
-      queryClient.ensureQueryData(paymentOrderQueryOptions(params.id ?? '')),
-      queryClient.ensureQueryData(clientConfigQueryOptions()),
-    ]);
+    try {
+      await Promise.all([
+        queryClient.ensureQueryData(paymentOrderQueryOptions(params.id ?? '')),
+        queryClient.ensureQueryData(clientConfigQueryOptions()),
+      ]);
+    } catch (error) {
+      if (error instanceof ApiError && [400, 403, 404].includes(error.status))
+        throw data(null, { status: 404 });
+      throw error;
+    }
     return null;
   };
+
+/** What the buyer does next, once the order is paid. */
+function NextStep({ location }: { location: string }) {
+  return (
+    <>
+      <p>{PAYMENT_TEXT.nextStep(location)}</p>
+      <Link to="/dashboard/myorders" className="btn btn-outline btn-sm">
+        {PAYMENT_TEXT.myOrders}
+      </Link>
+    </>
+  );
+}
+
+/** The embedded processor takes Stripe's test cards; say which, as Stripe's own test pages do. */
+function TestCards() {
+  return (
+    <div className="rounded-box border border-info/40 bg-info/10 p-3 text-sm">
+      <p className="font-semibold">{PAYMENT_TEXT.testMode}</p>
+      <p>{PAYMENT_TEXT.testCards}</p>
+    </div>
+  );
+}
 
 /** The payment page (spec section 4): secret on load, Pay when ready, errors in red, the record. */
 export function PaymentRoute() {
@@ -67,45 +100,59 @@ export function PaymentRoute() {
     }
   };
 
+  // The embedded processor, and Stripe with test keys, take Stripe's test cards.
+  const testMode =
+    config.payments.provider === 'embedded' ||
+    (config.payments.publishableKey?.startsWith('pk_test_') ?? false);
   const failure = error ?? (secret.error instanceof ApiError ? secret.error.message : null);
 
   return (
     <DashboardPage title={TEXT.dashboard.pay}>
-      <p className="text-lg">{TEXT.payment.prompt(order.price, order.productName)}</p>
       {transactionId ? (
         <div role="status" className="alert alert-success flex-col items-start">
           <p className="font-bold">{TEXT.payment.congrats}</p>
           <p>
             Transaction id: <code>{transactionId}</code>
           </p>
+          <NextStep location={order.location} />
         </div>
       ) : order.status === 'paid' ? (
-        <p className="badge badge-success">{TEXT.dashboard.paid}</p>
+        <div className="space-y-3">
+          <p className="text-lg">
+            <span className="badge badge-success mr-2">{TEXT.dashboard.paid}</span>
+            {PAYMENT_TEXT.paid(order.productName)}
+          </p>
+          <NextStep location={order.location} />
+        </div>
       ) : (
-        <form onSubmit={pay} className="max-w-md space-y-3">
-          {config.payments.provider === 'stripe' && config.payments.publishableKey ? (
-            <StripeCardInput
-              publishableKey={config.payments.publishableKey}
-              disabled={paying}
-              onReady={onCardReady}
-            />
-          ) : (
-            <EmbeddedCardInput disabled={paying} onReady={onCardReady} />
-          )}
-          {failure && (
-            <p role="alert" className="text-error">
-              {failure}
-            </p>
-          )}
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={!secret.data || !confirm || paying}
-          >
-            {paying && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {TEXT.payment.pay}
-          </button>
-        </form>
+        <>
+          <p className="text-lg">{TEXT.payment.prompt(order.price, order.productName)}</p>
+          <form onSubmit={pay} className="max-w-md space-y-3">
+            {testMode && <TestCards />}
+            {config.payments.provider === 'stripe' && config.payments.publishableKey ? (
+              <StripeCardInput
+                publishableKey={config.payments.publishableKey}
+                disabled={paying}
+                onReady={onCardReady}
+              />
+            ) : (
+              <EmbeddedCardInput disabled={paying} onReady={onCardReady} />
+            )}
+            {failure && (
+              <p role="alert" className="text-error">
+                {failure}
+              </p>
+            )}
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={!secret.data || !confirm || paying}
+            >
+              {paying && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+              {TEXT.payment.pay}
+            </button>
+          </form>
+        </>
       )}
     </DashboardPage>
   );

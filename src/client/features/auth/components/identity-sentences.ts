@@ -1,0 +1,24 @@
+import type { IdentityErrorCode } from '@shared/identity';
+
+/**
+ * A plain sentence after each identity error code (the code text stays as the spec shows it).
+ * Kept with the sign-in and sign-up pages, not in the shared texts, so that the home page's
+ * first load does not carry them.
+ */
+export const IDENTITY_ERROR_SENTENCES = {
+  'wrong-password': 'The password is not right. Check it and the e-mail address, then try again.',
+  'user-not-found': 'No account uses this e-mail address. Check it, or create an account.',
+  'email-already-in-use':
+    'An account already uses this e-mail address. Sign in instead, or use another address.',
+  'too-many-requests': 'Too many tries. Please wait a few minutes, then try again.',
+  'user-disabled': 'This account has been closed and can no longer sign in.',
+  'invalid-email': 'This is not a valid e-mail address. Check it for a missing @ or dot.',
+  'weak-password':
+    'Choose another password: at least 6 characters, with an uppercase letter, a number and one of ! @ # $ % ^ & *.',
+  'operation-not-allowed':
+    'This way of signing in is not available here. Use your e-mail and password.',
+  'network-request-failed': 'We could not reach the server. Check your connection, then try again.',
+  'popup-closed-by-user':
+    'Signing in with Google was cancelled. Try again, or use your e-mail and password.',
+  'internal-error': 'Something went wrong on our side. Please try again in a moment.',
+} as const satisfies Record<IdentityErrorCode, string>;

@@ -1,0 +1,13 @@
+/**
+ * The payment page's texts beyond the spec's (those stay in @shared/texts): kept with the
+ * feature so that the home page's first load does not carry them.
+ */
+export const PAYMENT_TEXT = {
+  paid: (productName: string) => `Your order for ${productName} is paid.`,
+  nextStep: (location: string) =>
+    `What happens next: the phone is reserved for you, and nobody else can buy it now. Meet the seller at ${location}, the meeting point you gave, to collect it.`,
+  myOrders: 'See My Orders',
+  testMode: 'Test mode: no real money moves.',
+  testCards:
+    'Pay with 4242 4242 4242 4242; 4000 0000 0000 0002 is declined. Use any future date and any CVC.',
+} as const;
