@@ -173,7 +173,7 @@ test('paying in test mode: the test cards are shown, then what happens next, not
   await expect(page.getByText(/Please pay/)).toHaveCount(0);
 });
 
-test('a seller is not offered booking or the wish list; a sold phone cannot be booked', async ({
+test('a seller is not offered booking or the wish list, and is told why on coming back to a booking', async ({
   page,
 }) => {
   await page.goto('/signin?from=%2Fcategory%2F01');
@@ -189,5 +189,18 @@ test('a seller is not offered booking or the wish list; a sold phone cannot be b
   await page.goto(`/category/01?book=${productId}`);
   await expect(page.getByText('Only buyers can book a phone.', { exact: false })).toBeVisible();
   await expect(page).toHaveURL(/\/category\/01$/);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('coming back to book a phone that sold meanwhile opens no form', async ({ page }) => {
+  await page.goto('/signin?from=%2Fcategory%2F01');
+  await signIn(page, FIXTURE.buyer.email, FIXTURE.password);
+  const sold = page.getByRole('article', { name: FIXTURE.sold.modelName });
+  await expect(sold.getByRole('button', { name: 'Book Now' })).toBeDisabled();
+  const productId = (await sold.getAttribute('aria-labelledby'))?.replace('product-', '');
+  await page.goto(`/category/01?book=${productId}`);
+  await expect(page).toHaveURL(/\/category\/01$/);
+  // The role check has answered by the time the network is quiet; still no form.
+  await page.waitForLoadState('networkidle');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
