@@ -1,0 +1,321 @@
+/**
+ * axe-core on every page and dialog, signed out and in each role, at phone and laptop size, in
+ * the light and the dark theme: no finding of impact serious or critical (issue 22). Each role
+ * signs in once and goes through both sizes in one page, each page or dialog scanned in both
+ * themes as it stands; every finding is collected, so one run lists them all.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { API_PASSWORD, createAccountViaApi, createSellerWithPhone } from './api';
+import { expect, test } from './console';
+import { FIXTURE } from './fixture';
+
+const SIZES = {
+  phone: { width: 390, height: 844 },
+  laptop: { width: 1366, height: 900 },
+} as const;
+type Size = keyof typeof SIZES;
+const THEMES = ['light', 'dark'] as const;
+
+/** Each size in turn, in the same page: a role signs in once. Pages load in the light theme. */
+async function eachSize(page: Page, visit: (size: Size) => Promise<void>) {
+  for (const size of Object.keys(SIZES) as Size[]) {
+    await page.setViewportSize(SIZES[size]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await visit(size);
+  }
+}
+
+/** Once colours have finished their transitions to the theme just chosen. */
+const settled = (page: Page) =>
+  page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
+  );
+
+/**
+ * axe on what the page shows now, in the light and then the dark theme; keeps the serious and
+ * critical findings, one line each, with where they were seen.
+ */
+function findings() {
+  const found: string[] = [];
+  return {
+    found,
+    async scan(page: Page, where: string) {
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme });
+        await settled(page);
+        // Our pages hold no frames, so axe runs in the page itself (legacy mode), without the
+        // blank page it otherwise opens to merge frames; only violations come back.
+        const { violations } = await new AxeBuilder({ page })
+          .setLegacyMode()
+          .options({ resultTypes: ['violations'] })
+          .analyze();
+        for (const v of violations) {
+          if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+          const targets = v.nodes.slice(0, 3).map((n) => n.target.join(' '));
+          found.push(
+            `${where}, ${theme}: ${v.id} (${v.impact}, ${v.nodes.length}x) ${targets.join(' | ')}`,
+          );
+        }
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await settled(page);
+    },
+  };
+}
+
+/** A page as its visitor sees it: loaded, hydrated, its heading shown. */
+async function open(page: Page, path: string, heading?: string | RegExp) {
+  await page.goto(path);
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+  const h1 = page.getByRole('heading', { level: 1, ...(heading ? { name: heading } : {}) });
+  await expect(h1.first()).toBeVisible();
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' }),
+  ).toBeVisible();
+}
+
+const PUBLIC_PAGES = [
+  '/',
+  '/category/01',
+  '/blog',
+  '/signin',
+  '/signup',
+  '/signup/user',
+  '/signup/seller',
+  '/no-such-page',
+];
+
+for (const size of Object.keys(SIZES) as Size[]) {
+  test(`signed out, every public page and dialog at ${size} size, light and dark`, async ({
+    page,
+    consoleErrors,
+  }) => {
+    test.setTimeout(90_000);
+    consoleErrors.allow(/status of 404/); // Chromium logs the 404 page's own status
+    const axe = findings();
+    await page.setViewportSize(SIZES[size]);
+    for (const path of PUBLIC_PAGES) {
+      await open(page, path);
+      await axe.scan(page, `${path} (${size})`);
+    }
+
+    await open(page, '/category/01');
+    await page
+      .getByRole('article', { name: FIXTURE.plain.modelName })
+      .getByRole('button', { name: 'Book Now' })
+      .click();
+    const prompt = page.getByRole('dialog', {
+      name: 'Please login or create an account to book a product!!',
+    });
+    await expect(prompt).toBeVisible();
+    await axe.scan(page, `booking prompt (${size})`);
+    await page.keyboard.press('Escape');
+    await expect(prompt).toBeHidden();
+
+    await open(page, '/blog');
+    await page
+      .getByRole('button', { name: /read more/ })
+      .first()
+      .click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await axe.scan(page, `blog article (${size})`);
+    expect(axe.found).toEqual([]);
+  });
+}
+
+test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the drawer', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const base = baseURL as string;
+  const unpaid = `Oppo Axe ${Date.now()}`;
+  const paid = `Oppo Axe Paid ${Date.now()}`;
+  const seller = await createSellerWithPhone(base, '04', unpaid);
+  const buyer = await createAccountViaApi(base, 'user', 'axe');
+  await listAnother(seller, paid);
+  const products = await productsOf(seller);
+  const unpaidOrder = await book(buyer, products[unpaid] as string);
+  const paidOrder = await book(buyer, products[paid] as string);
+  await pay(buyer, paidOrder);
+  await buyer.api.post('/api/wishlist', {
+    headers: buyer.bearer,
+    data: { productId: products[unpaid] },
+  });
+  const fresh = `Oppo Axe Book ${Date.now()}`;
+  await createSellerWithPhone(base, '04', fresh);
+
+  const axe = findings();
+  await signIn(page, buyer.email, API_PASSWORD);
+  await eachSize(page, async (size) => {
+    await open(page, '/dashboard/myorders', 'My Orders');
+    await expect(page.getByRole('row').filter({ hasText: paid })).toContainText('paid');
+    await axe.scan(page, `My Orders (${size})`);
+    await page.getByRole('button', { name: `Delete ${unpaid}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Are you sure, you want to delete?' });
+    await expect(confirm).toBeVisible();
+    await axe.scan(page, `delete dialog (${size})`);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+
+    if (size === 'phone') {
+      await page.getByRole('button', { name: 'Open dashboard menu' }).click();
+      await expect(page.getByRole('dialog', { name: 'Dashboard menu' })).toBeVisible();
+      await axe.scan(page, `dashboard drawer (${size})`);
+      await page.keyboard.press('Escape');
+    }
+
+    await open(page, '/dashboard/mywishlist', 'My WishLisht');
+    await expect(page.getByRole('row').filter({ hasText: unpaid })).toHaveCount(1);
+    await axe.scan(page, `My WishList (${size})`);
+
+    await open(page, `/dashboard/payment/${unpaidOrder}`);
+    await expect(page.getByText(`Please pay $250 for your order to buy ${unpaid}`)).toBeVisible();
+    await axe.scan(page, `payment (${size})`);
+
+    await open(page, '/category/04');
+    await page
+      .getByRole('article', { name: fresh })
+      .getByRole('button', { name: 'Book Now' })
+      .click();
+    const booking = page.getByRole('dialog', { name: `Book for ${fresh}` });
+    await expect(booking).toBeVisible();
+    await axe.scan(page, `booking form (${size})`);
+    await booking.getByRole('button', { name: 'Cancel' }).click();
+  });
+  expect(axe.found).toEqual([]);
+});
+
+test('a seller: Add A Product, My Products and its advertise dialog', async ({ page }) => {
+  test.setTimeout(90_000);
+  const axe = findings();
+  // The fixture's plain seller has a sold phone and phones for sale: both kinds of row.
+  await signIn(page, FIXTURE.plainSeller.email, FIXTURE.password);
+  await eachSize(page, async (size) => {
+    await open(page, '/dashboard/addaproduct', 'Add A Product');
+    await axe.scan(page, `Add A Product (${size})`);
+    await open(page, '/dashboard/myproducts', 'My Products');
+    await axe.scan(page, `My Products (${size})`);
+    await page.getByRole('button', { name: `Avertise ${FIXTURE.plain.modelName}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Do you want to advertise your product!!?' });
+    await expect(confirm).toBeVisible();
+    await axe.scan(page, `advertise dialog (${size})`);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+  });
+  expect(axe.found).toEqual([]);
+});
+
+test('the admin: All Sellers, All Buyers, Banned Addresses and its dialog', async ({ page }) => {
+  test.setTimeout(90_000);
+  const axe = findings();
+  const address = `axe-banned-${Date.now()}@e2e.example`;
+  await signIn(page, FIXTURE.admin.email, FIXTURE.password);
+  await open(page, '/dashboard/banned', 'Banned Addresses');
+  await page.getByLabel('E-mail address to ban').fill(address);
+  await page.getByRole('button', { name: 'Ban', exact: true }).click();
+  await page.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('row').filter({ hasText: address })).toHaveCount(1);
+
+  await eachSize(page, async (size) => {
+    await open(page, '/dashboard/allseller', 'All Sellers');
+    await axe.scan(page, `All Sellers (${size})`);
+    await open(page, '/dashboard/allbuyer', 'All Buyers');
+    await axe.scan(page, `All Buyers (${size})`);
+    await open(page, '/dashboard/banned', 'Banned Addresses');
+    await axe.scan(page, `Banned Addresses (${size})`);
+    await page.getByLabel('E-mail address to ban').fill(`nobody-${Date.now()}@e2e.example`);
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: /^Ban nobody-/ });
+    await expect(confirm).toBeVisible();
+    await axe.scan(page, `ban dialog (${size})`);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+  });
+  expect(axe.found).toEqual([]);
+});
+
+type Account = Awaited<ReturnType<typeof createAccountViaApi>>;
+
+/** A second phone of `seller`'s, with the photo of the first. */
+async function listAnother(seller: Account, modelName: string) {
+  const [first] = (await (
+    await seller.api.get(`/api/products?email=${encodeURIComponent(seller.email)}`, {
+      headers: seller.bearer,
+    })
+  ).json()) as { image: string }[];
+  const res = await seller.api.post('/api/products', {
+    headers: seller.bearer,
+    data: {
+      categoryId: '04',
+      modelName,
+      image: first?.image,
+      originalPrice: 500,
+      resellPrice: 250,
+      location: 'Denver, CO',
+      description: 'Made for a browser test.',
+      timeUsed: 3,
+      condition: 'Good',
+      sellerNumber: '+1 303 555 0100',
+      specificatons: { ram: '8 GB', storage: '128 GB', color: 'Blue', battery: 4500 },
+    },
+  });
+  expect(res.ok()).toBe(true);
+}
+
+async function productsOf(seller: Account): Promise<Record<string, string>> {
+  const res = await seller.api.get(`/api/products?email=${encodeURIComponent(seller.email)}`, {
+    headers: seller.bearer,
+  });
+  const list = (await res.json()) as { _id: string; modelName: string }[];
+  return Object.fromEntries(list.map((p) => [p.modelName, p._id]));
+}
+
+/** Books `productId` for `buyer` and answers the order's id. */
+async function book(buyer: Account, productId: string): Promise<string> {
+  const res = await buyer.api.post('/api/order', {
+    headers: buyer.bearer,
+    data: { productId, location: 'Station', number: '+1 303 555 0150' },
+  });
+  expect(res.ok()).toBe(true);
+  const orders = (await (
+    await buyer.api.get(`/api/order?email=${encodeURIComponent(buyer.email)}`, {
+      headers: buyer.bearer,
+    })
+  ).json()) as { _id: string; productId: string }[];
+  const order = orders.find((o) => o.productId === productId);
+  if (!order) throw new Error('the booked order is not in My Orders');
+  return order._id;
+}
+
+/** Pays an order as the payment page does, with the test card that pays. */
+async function pay(buyer: Account, orderId: string) {
+  const intent = await buyer.api.post('/api/create-payment-intent', {
+    headers: buyer.bearer,
+    data: { price: 250, orderId },
+  });
+  const { clientSecret } = (await intent.json()) as { clientSecret: string };
+  const confirmed = await buyer.api.post('/api/test-payments/confirm', {
+    data: {
+      clientSecret,
+      card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+      billingDetails: { name: 'Axe Buyer', email: buyer.email },
+    },
+  });
+  const { paymentIntent } = (await confirmed.json()) as { paymentIntent: { id: string } };
+  const recorded = await buyer.api.post('/api/payment', {
+    headers: buyer.bearer,
+    data: { transactionId: paymentIntent.id, orderId },
+  });
+  expect(recorded.ok()).toBe(true);
+}
