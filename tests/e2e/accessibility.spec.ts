@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { API_PASSWORD, createAccountViaApi, createSellerWithPhone } from './api';
+import { API_PASSWORD, createAccountViaApi, createSellerWithPhone, listPhone } from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
 
@@ -254,23 +254,7 @@ async function listAnother(seller: Account, modelName: string) {
       headers: seller.bearer,
     })
   ).json()) as { image: string }[];
-  const res = await seller.api.post('/api/products', {
-    headers: seller.bearer,
-    data: {
-      categoryId: '04',
-      modelName,
-      image: first?.image,
-      originalPrice: 500,
-      resellPrice: 250,
-      location: 'Denver, CO',
-      description: 'Made for a browser test.',
-      timeUsed: 3,
-      condition: 'Good',
-      sellerNumber: '+1 303 555 0100',
-      specificatons: { ram: '8 GB', storage: '128 GB', color: 'Blue', battery: 4500 },
-    },
-  });
-  expect(res.ok()).toBe(true);
+  await listPhone(seller, { categoryId: '04', modelName, image: first?.image ?? '' });
 }
 
 async function productsOf(seller: Account): Promise<Record<string, string>> {

@@ -33,13 +33,20 @@ export async function createSellerWithPhone(
     }),
   );
   const image = ((await upload.json()) as { data: { url: string } }).data.url;
+  await listPhone(seller, { categoryId, modelName, image });
+  return seller;
+}
+
+/** Lists a phone for `seller` with the browser tests' usual fields. */
+export async function listPhone(
+  seller: Awaited<ReturnType<typeof createAccountViaApi>>,
+  phone: { categoryId: string; modelName: string; image: string },
+) {
   await ok(
     seller.api.post('/api/products', {
       headers: seller.bearer,
       data: {
-        categoryId,
-        modelName,
-        image,
+        ...phone,
         originalPrice: 500,
         resellPrice: 250,
         location: 'Denver, CO',
@@ -51,7 +58,6 @@ export async function createSellerWithPhone(
       },
     }),
   );
-  return seller;
 }
 
 async function ok(response: ReturnType<APIRequestContext['get']>) {

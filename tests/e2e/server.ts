@@ -7,7 +7,7 @@ import { buildApp, createServices, uploadsDirOf } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import { LocalImageStore } from '../../src/server/images/image-store';
-import { FIXTURE, OIDC_PORT, seedFixture } from './fixture';
+import { OIDC_PORT, seedFixture } from './fixture';
 import { OIDC_CLIENT, startOidcProvider } from './oidc-provider';
 
 await ensureClientBuild();
