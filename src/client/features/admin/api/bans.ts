@@ -1,6 +1,7 @@
 import { type Answer, call, callPage } from '@client/lib/api-client';
 import type { MutationConfig } from '@client/lib/query-client';
-import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
+import { infiniteQueryOptions } from '@tanstack/react-query';
 import { accountsQueryOptions } from './users';
 
 /** Addresses that may not have an account, newest first, a page at a time. */
@@ -15,39 +16,19 @@ export const bansQueryOptions = () =>
 /** Bans an address; its account, if it has one, goes with it. */
 export const banEmail = (email: string) => call('banEmail', { body: { email } });
 
-export function useBanEmail({
-  onSuccess,
-  ...config
-}: MutationConfig<Answer<'banEmail'>, string> = {}) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: banEmail,
-    onSuccess: async (...args) => {
-      await onSuccess?.(...args);
-      // The banned address's account is deleted, so the account lists change too.
-      await Promise.all(
-        [bansQueryOptions(), accountsQueryOptions('seller'), accountsQueryOptions('buyer')].map(
-          ({ queryKey }) => queryClient.invalidateQueries({ queryKey }),
-        ),
-      );
-    },
-  });
-}
+/** The banned address's account is deleted, so the account lists change too. */
+export const useBanEmail = (config?: MutationConfig<Answer<'banEmail'>, string>) =>
+  useRefreshingMutation(
+    banEmail,
+    () => [
+      bansQueryOptions().queryKey,
+      accountsQueryOptions('seller').queryKey,
+      accountsQueryOptions('buyer').queryKey,
+    ],
+    config,
+  );
 
 export const liftBan = (email: string) => call('liftBan', { query: { email } });
 
-export function useLiftBan({
-  onSuccess,
-  ...config
-}: MutationConfig<Answer<'liftBan'>, string> = {}) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: liftBan,
-    onSuccess: async (...args) => {
-      await onSuccess?.(...args);
-      await queryClient.invalidateQueries({ queryKey: bansQueryOptions().queryKey });
-    },
-  });
-}
+export const useLiftBan = (config?: MutationConfig<Answer<'liftBan'>, string>) =>
+  useRefreshingMutation(liftBan, () => [bansQueryOptions().queryKey], config);

@@ -1,6 +1,7 @@
 import { type Answer, call, callPage } from '@client/lib/api-client';
 import type { MutationConfig } from '@client/lib/query-client';
-import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
+import { infiniteQueryOptions } from '@tanstack/react-query';
 
 export type AccountKind = 'seller' | 'buyer';
 
@@ -17,36 +18,17 @@ export const accountsQueryOptions = (kind: AccountKind) =>
 
 export const deleteAccount = (id: string) => call('deleteUser', { query: { id } });
 
-export function useDeleteAccount(
+export const useDeleteAccount = (
   kind: AccountKind,
-  { onSuccess, ...config }: MutationConfig<Answer<'deleteUser'>, string> = {},
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: deleteAccount,
-    onSuccess: async (...args) => {
-      await onSuccess?.(...args);
-      await queryClient.invalidateQueries({ queryKey: accountsQueryOptions(kind).queryKey });
-    },
-  });
-}
+  config?: MutationConfig<Answer<'deleteUser'>, string>,
+) => useRefreshingMutation(deleteAccount, () => [accountsQueryOptions(kind).queryKey], config);
 
 export const verifySeller = (email: string) => call('verifySeller', { params: { email } });
 
-export function useVerifySeller({
-  onSuccess,
-  ...config
-}: MutationConfig<Answer<'verifySeller'>, string> = {}) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: verifySeller,
-    onSuccess: async (...args) => {
-      await onSuccess?.(...args);
-      const [{ modifiedCount }] = args;
-      if (modifiedCount > 0)
-        await queryClient.invalidateQueries({ queryKey: accountsQueryOptions('seller').queryKey });
-    },
-  });
-}
+/** The seller list refreshes only when a seller became verified. */
+export const useVerifySeller = (config?: MutationConfig<Answer<'verifySeller'>, string>) =>
+  useRefreshingMutation(
+    verifySeller,
+    ({ modifiedCount }) => (modifiedCount > 0 ? [accountsQueryOptions('seller').queryKey] : []),
+    config,
+  );

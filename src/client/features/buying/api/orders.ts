@@ -1,7 +1,8 @@
 import { type Answer, call } from '@client/lib/api-client';
 import type { MutationConfig } from '@client/lib/query-client';
 import { queryRoots } from '@client/lib/query-keys';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
+import { queryOptions } from '@tanstack/react-query';
 
 export const myOrdersQueryOptions = (email: string) =>
   queryOptions({
@@ -11,17 +12,7 @@ export const myOrdersQueryOptions = (email: string) =>
 
 export const deleteOrder = (id: string) => call('deleteOrder', { query: { id } });
 
-export function useDeleteOrder(
+export const useDeleteOrder = (
   email: string,
-  { onSuccess, ...config }: MutationConfig<Answer<'deleteOrder'>, string> = {},
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: deleteOrder,
-    onSuccess: async (...args) => {
-      await onSuccess?.(...args);
-      await queryClient.invalidateQueries({ queryKey: myOrdersQueryOptions(email).queryKey });
-    },
-  });
-}
+  config?: MutationConfig<Answer<'deleteOrder'>, string>,
+) => useRefreshingMutation(deleteOrder, () => [myOrdersQueryOptions(email).queryKey], config);

@@ -1,6 +1,7 @@
 import { type Answer, call } from '@client/lib/api-client';
 import type { MutationConfig } from '@client/lib/query-client';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
+import { queryOptions } from '@tanstack/react-query';
 
 export const wishListQueryOptions = (email: string) =>
   queryOptions({
@@ -10,17 +11,8 @@ export const wishListQueryOptions = (email: string) =>
 
 export const removeFromWishList = (id: string) => call('removeFromWishList', { params: { id } });
 
-export function useRemoveFromWishList(
+export const useRemoveFromWishList = (
   email: string,
-  { onSuccess, ...config }: MutationConfig<Answer<'removeFromWishList'>, string> = {},
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: removeFromWishList,
-    onSuccess: async (...args) => {
-      await onSuccess?.(...args);
-      await queryClient.invalidateQueries({ queryKey: wishListQueryOptions(email).queryKey });
-    },
-  });
-}
+  config?: MutationConfig<Answer<'removeFromWishList'>, string>,
+) =>
+  useRefreshingMutation(removeFromWishList, () => [wishListQueryOptions(email).queryKey], config);

@@ -1,7 +1,8 @@
 import { type CallInput, call } from '@client/lib/api-client';
 import { queryRoots } from '@client/lib/query-keys';
+import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
 import type { Order } from '@shared/entities';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 
 export const paymentOrderQueryOptions = (orderId: string) =>
   queryOptions({
@@ -24,13 +25,8 @@ type Payment = { transactionId: string; orderId: string };
 export const recordPayment = (payment: Payment) => call('recordPayment', { body: payment });
 
 /** Records a payment; the buyer's orders then show it paid. */
-export function useRecordPayment() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: recordPayment,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryRoots.orders }),
-  });
-}
+export const useRecordPayment = () =>
+  useRefreshingMutation(recordPayment, () => [queryRoots.orders]);
 
 type ConfirmTestPayment = CallInput<'confirmTestPayment'>['body'];
 export type TestCard = ConfirmTestPayment['card'];
