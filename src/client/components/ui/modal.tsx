@@ -12,16 +12,21 @@ type ModalProps = {
   actions?: ReactNode;
 };
 
-export function Modal({ open, onClose, title, children, actions }: ModalProps) {
+/** A native <dialog>'s ref, shown modal while `open` and closed otherwise. */
+export function useModalDialog(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  return ref;
+}
+
+export function Modal({ open, onClose, title, children, actions }: ModalProps) {
+  const ref = useModalDialog(open);
+  const titleId = useId();
 
   return (
     <dialog

@@ -4,10 +4,11 @@ import {
   setDashboardDrawerOpen,
   useDashboardDrawerOpen,
 } from '@client/components/layout/dashboard-drawer';
+import { useModalDialog } from '@client/components/ui/modal';
 import { Spinner } from '@client/components/ui/spinner';
 import { type Role, useRole } from '@client/lib/auth/roles';
 import { useAuth } from '@client/lib/auth/use-auth';
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { type KeyboardEvent, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { DashboardMenu } from '../components/dashboard-menu';
 
@@ -42,15 +43,8 @@ export function DashboardLayout() {
  */
 function DashboardDrawer({ role }: { role: Role }) {
   const open = useDashboardDrawerOpen();
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const { pathname } = useLocation();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   // Closed when the page changes, when the screen grows wide, and when the dashboard is left.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new page on purpose
