@@ -10,7 +10,9 @@ export default defineConfig({
   workers: 2,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 30_000,
+  // The journeys walk ten pages or more; on a loaded two-core CI machine (two workers and
+  // the server on the same cores) 30 s ran out on the last steps of two of them.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
