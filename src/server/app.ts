@@ -27,6 +27,8 @@ import { createIdentityProvider, type IdentityProvider } from './auth/identity-p
 import { loadSecret } from './auth/secrets';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import type { Sales } from './domain/order-process';
+import { startTimedWork } from './domain/timed-work';
 import { LocalImageStore } from './images/image-store';
 import { EmbeddedPaymentProvider } from './payments/embedded-processor';
 import type { PaymentProvider } from './payments/payment-provider';
@@ -45,6 +47,7 @@ import identityRoutes from './routes/identity';
 import imagesRoutes from './routes/images';
 import paymentsRoutes from './routes/payments';
 import productsRoutes from './routes/products';
+import salesRoutes from './routes/sales';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
 
@@ -142,6 +145,23 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   await fastify.register(openapiPlugin);
   await fastify.register(identityRoutes);
 
+  const sales: Sales = {
+    db: opts.database.db,
+    provider: services.payments,
+    holdMs: opts.config.HOLD_DAYS * 24 * 60 * 60 * 1000,
+    log: fastify.log,
+  };
+  // The timed work starts once the server listens and stops (finishing its round) on close.
+  let timedWork: { stop: () => Promise<void> } | undefined;
+  fastify.addHook('onListen', async () => {
+    timedWork ??= startTimedWork(sales, opts.config.TIMED_WORK_MS, (err) =>
+      fastify.log.error({ err }, 'timed work failed; retried next round'),
+    );
+  });
+  fastify.addHook('onClose', async () => {
+    await timedWork?.stop();
+  });
+
   await fastify.register(
     async (api) => {
       await api.register(catalogRoutes);
@@ -149,7 +169,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(imagesRoutes, { store: new LocalImageStore(uploadsDirOf(opts.config)) });
       await api.register(productsRoutes);
       await api.register(buyingRoutes);
-      await api.register(paymentsRoutes, { provider: services.payments });
+      await api.register(paymentsRoutes, { sales });
+      await api.register(salesRoutes, { sales });
       await api.register(systemRoutes, { clientConfig: clientConfigOf(opts.config, services) });
     },
     { prefix: API_BASE },

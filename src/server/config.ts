@@ -94,6 +94,18 @@ const envSchema = z
      * process's own writes drop kept answers at once; this bounds how late another's show.
      */
     PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /**
+     * How long a paid sale may wait for its handover before the hold on the buyer's card is
+     * released and the phone is for sale again: at most 7 days, within a card authorisation's
+     * life. Fractions are allowed (the soak uses seconds).
+     */
+    HOLD_DAYS: z.coerce
+      .number({ error: 'must be a number of days' })
+      .positive('must be more than 0')
+      .max(7, 'must be at most 7 (a card authorisation lasts about a week)')
+      .default(7),
+    /** How often the timed work (expiring holds, unfinished money steps) runs, in ms. */
+    TIMED_WORK_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

@@ -16,11 +16,13 @@ import {
 import {
   advertisedItemSchema,
   bannedAddressSchema,
+  bookingSchema,
   categoryCodeSchema,
   categorySchema,
   idSchema,
   orderSchema,
   productSchema,
+  saleSchema,
   userSchema,
   userTypeSchema,
   wishListItemSchema,
@@ -159,7 +161,15 @@ export type Vital = z.infer<typeof vitalSchema>;
 export type Access = 'public' | 'identity' | 'bearer' | 'admin' | 'seller' | 'buyer';
 
 /** The OpenAPI tag (the group on /api/docs) a call is listed under. */
-export type Tag = 'users' | 'products' | 'catalog' | 'buying' | 'payments' | 'images' | 'system';
+export type Tag =
+  | 'users'
+  | 'products'
+  | 'catalog'
+  | 'buying'
+  | 'sales'
+  | 'payments'
+  | 'images'
+  | 'system';
 
 export type Call = {
   method: Method;
@@ -336,7 +346,8 @@ export const calls = define({
     body: z
       .object({ productId: idSchema, location: text('location'), number: text('number', 40) })
       .loose(),
-    response: ack,
+    /** `insertedId` (added to the spec): the new order, so the buyer can go on to pay. */
+    response: ack.extend({ insertedId: idSchema.optional() }),
   },
   deleteOrder: {
     ...callRoutes.deleteOrder,
@@ -365,6 +376,82 @@ export const calls = define({
     tag: 'buying',
     params: idQuery,
     response: orderSchema,
+  },
+  myBookings: {
+    ...callRoutes.myBookings,
+    access: 'bearer',
+    tag: 'sales',
+    response: z.array(bookingSchema),
+  },
+  sale: {
+    ...callRoutes.sale,
+    access: 'bearer',
+    tag: 'sales',
+    params: idQuery,
+    response: saleSchema,
+  },
+  cancelSale: {
+    ...callRoutes.cancelSale,
+    access: 'bearer',
+    tag: 'sales',
+    params: idQuery,
+    response: ack,
+  },
+  handOver: {
+    ...callRoutes.handOver,
+    access: 'seller',
+    tag: 'sales',
+    params: idQuery,
+    body: z.object({
+      code: z
+        .string({ error: 'code is required' })
+        .trim()
+        .regex(/^\d{6}$/, 'code must be the six digits the buyer gives you'),
+    }),
+    response: ack,
+  },
+  reportProblem: {
+    ...callRoutes.reportProblem,
+    access: 'bearer',
+    tag: 'sales',
+    params: idQuery,
+    body: z.object({ reason: text('reason', 2000) }),
+    response: ack,
+  },
+  rateSale: {
+    ...callRoutes.rateSale,
+    access: 'bearer',
+    tag: 'sales',
+    params: idQuery,
+    body: z.object({
+      stars: wholeNumberInput(1, 5),
+      comment: z.string().trim().max(1000, 'comment is too long').default(''),
+    }),
+    response: ack,
+  },
+  mySales: {
+    ...callRoutes.mySales,
+    access: 'seller',
+    tag: 'sales',
+    query: paginationQuerySchema,
+    response: z.array(saleSchema),
+  },
+  listDisputes: {
+    ...callRoutes.listDisputes,
+    access: 'admin',
+    tag: 'sales',
+    query: paginationQuerySchema,
+    response: z.array(saleSchema),
+  },
+  resolveDispute: {
+    ...callRoutes.resolveDispute,
+    access: 'admin',
+    tag: 'sales',
+    params: idQuery,
+    body: z.object({
+      decision: z.enum(['refund', 'close'], { error: 'decision must be refund or close' }),
+    }),
+    response: ack,
   },
   uploadImage: {
     ...callRoutes.uploadImage,

@@ -12,6 +12,7 @@ import {
   STORAGE_OPTIONS,
   USER_TYPES,
 } from './constants';
+import { MONEY_STATES, ORDER_STAGES, ORDER_TRANSITIONS } from './order-process';
 
 export const idSchema = z.uuid({ error: 'id must be a valid id' });
 export const categoryCodeSchema = z.enum(CATEGORY_CODES, {
@@ -47,6 +48,8 @@ export const productSchema = z.object({
   userStatus: z.string().nullable(),
   status: z.enum([PRODUCT_STATUS.sold, PRODUCT_STATUS.available]),
   specificatons: specificationsSchema,
+  /** Added to the spec: what buyers said of this seller after their handovers. */
+  sellerRating: z.lazy(() => ratingSummarySchema),
 });
 export type Product = z.infer<typeof productSchema>;
 
@@ -93,8 +96,82 @@ export const orderSchema = z.object({
   productId: idSchema,
   image: z.string(),
   status: z.enum([ORDER_STATUS.paid, ORDER_STATUS.unpaid]),
+  /** Added to the spec: where the sale is (src/shared/order-process.ts). */
+  stage: z.enum(ORDER_STAGES),
+  /** Added: a booked order whose phone was sold to another buyer (or withdrawn) meanwhile. */
+  soldElsewhere: z.boolean(),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/** A seller's or buyer's ratings from the other side of their completed sales. */
+export const ratingSummarySchema = z.object({
+  average: z.number().nullable(),
+  count: z.number().int().nonnegative(),
+});
+export type RatingSummary = z.infer<typeof ratingSummarySchema>;
+
+const ratingSchema = z.object({ stars: z.number().int(), comment: z.string() });
+
+/**
+ * One sale as its buyer, its seller or an admin sees it (not in the spec): the order with its
+ * stage and timeline, the other side, the meeting, and what the viewer may do now. Phone numbers
+ * show once the buyer has paid; the handover code only to the buyer, while it is needed.
+ */
+export const saleSchema = z.object({
+  _id: idSchema,
+  productId: idSchema,
+  productName: z.string(),
+  image: z.string(),
+  price: dollarsSchema,
+  status: z.enum([ORDER_STATUS.paid, ORDER_STATUS.unpaid]),
+  stage: z.enum(ORDER_STAGES),
+  /** The viewer's side of the sale. */
+  side: z.enum(['buyer', 'seller', 'admin']),
+  /** The transitions the viewer may take now (src/shared/order-process.ts names them). */
+  actions: z.array(z.enum(ORDER_TRANSITIONS)),
+  meetingPoint: z.string(),
+  bookedAt: instantSchema,
+  paidAt: instantSchema.nullable(),
+  holdExpiresAt: instantSchema.nullable(),
+  completedAt: instantSchema.nullable(),
+  endedAt: instantSchema.nullable(),
+  cancelledBy: z.enum(['buyer', 'seller']).nullable(),
+  soldElsewhere: z.boolean(),
+  buyer: z.object({
+    name: z.string(),
+    email: z.string().nullable(),
+    number: z.string().nullable(),
+    rating: ratingSummarySchema,
+  }),
+  seller: z.object({
+    name: z.string(),
+    email: z.string().nullable(),
+    number: z.string().nullable(),
+    rating: ratingSummarySchema,
+  }),
+  handoverCode: z.string().nullable(),
+  handoverLockedUntil: instantSchema.nullable(),
+  transactionId: z.string().nullable(),
+  money: z.enum(MONEY_STATES).nullable(),
+  dispute: z
+    .object({
+      reason: z.string(),
+      reportedAt: instantSchema,
+      resolution: z.enum(['refunded', 'closed']).nullable(),
+      resolvedAt: instantSchema.nullable(),
+    })
+    .nullable(),
+  ratings: z.object({ byBuyer: ratingSchema.nullable(), bySeller: ratingSchema.nullable() }),
+});
+export type Sale = z.infer<typeof saleSchema>;
+
+/** A phone the signed-in buyer has a live order for (the catalog marks it "booked by you"). */
+export const bookingSchema = z.object({
+  orderId: idSchema,
+  productId: idSchema,
+  stage: z.enum(ORDER_STAGES),
+});
+export type Booking = z.infer<typeof bookingSchema>;
 
 export const paymentRecordSchema = z.object({
   transactionId: z.string(),

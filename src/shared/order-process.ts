@@ -1,30 +1,83 @@
 /**
- * The order process as data: the states of an order and of the phone it is for, and the
- * transitions between them. The server enforces it (src/server/order-process.ts holds the
- * guards and runs each transition); the client reads it to offer only what can succeed.
+ * The order process as data: the stages of a sale and the states of the phone it is for, the
+ * transitions between them and who may take each. The server enforces it
+ * (src/server/domain/order-process.ts holds the guards and runs each transition in one
+ * transaction); the client reads it to offer only what can succeed.
  *
- *   order:   unpaid --pay--> paid          unpaid --cancel--> (deleted)
- *   product: available --sell--> sold      available --advertise--> available
- *            available|sold --withdraw--> (deleted; paid orders keep their own record)
+ *   booked --pay--> paid --handover--> completed --report--> disputed --refund--> refunded
+ *     |              |  \--cancel--> cancelled                        \--close--> completed
+ *     cancel         \--expire--> expired       (rate: completed or disputed, once per side)
+ *     (deleted)
+ *   product: available --sell--> sold --release--> available      available --advertise-->
+ *            available|sold --withdraw--> (deleted; orders keep their own record)
  *
- * A transition whose target is `null` removes the row. Adding a state or a transition is one
- * edit here, then its guard in the server's process module.
+ * Money follows the order: paying holds it (the card is authorised), the handover captures it
+ * for the seller, a cancel or an expiry releases the hold, an admin's refund gives a captured
+ * amount back. A transition whose target is `null` removes the row. Adding a stage or a
+ * transition is one edit here, then its guard in the server's process module.
  */
 import type { ORDER_STATUS, PRODUCT_STATUS } from './constants';
 
+export const ORDER_STAGES = [
+  'booked',
+  'paid',
+  'completed',
+  'cancelled',
+  'expired',
+  'disputed',
+  'refunded',
+] as const;
+export type OrderStage = (typeof ORDER_STAGES)[number];
 export type OrderState = (typeof ORDER_STATUS)[keyof typeof ORDER_STATUS];
 export type ProductState = (typeof PRODUCT_STATUS)[keyof typeof PRODUCT_STATUS];
 
-type Graph<S extends string> = Record<S, Readonly<Record<string, S | null>>>;
+export const MONEY_STATES = [
+  'held',
+  'capturing',
+  'captured',
+  'releasing',
+  'released',
+  'refunding',
+  'refunded',
+] as const;
+export type MoneyState = (typeof MONEY_STATES)[number];
+
+/** Who takes a transition: a side of the sale, the admin, or the clock. */
+export type Actor = 'buyer' | 'seller' | 'admin' | 'system';
+
+type Step<S extends string> = { readonly to: S | null; readonly by: readonly Actor[] };
+type Graph<S extends string> = Record<S, Readonly<Record<string, Step<S>>>>;
+
+const step = <const S extends string>(to: S, ...by: Actor[]): Step<S> => ({ to, by });
+/** A transition that removes the row. */
+const removes = (...by: Actor[]): Step<never> => ({ to: null, by });
 
 export const ORDER_PROCESS = {
   order: {
-    unpaid: { pay: 'paid', cancel: null },
-    paid: {},
-  } satisfies Graph<OrderState>,
+    // From booked, cancel is the buyer's delete (the spec's); a seller cancels only a paid sale.
+    booked: { pay: step('paid', 'buyer'), cancel: removes('buyer') },
+    paid: {
+      handover: step('completed', 'seller'),
+      cancel: step('cancelled', 'buyer', 'seller'),
+      expire: step('expired', 'system'),
+    },
+    completed: { report: step('disputed', 'buyer'), rate: step('completed', 'buyer', 'seller') },
+    disputed: {
+      refund: step('refunded', 'admin'),
+      close: step('completed', 'admin'),
+      rate: step('disputed', 'buyer', 'seller'),
+    },
+    cancelled: {},
+    expired: {},
+    refunded: {},
+  } satisfies Graph<OrderStage>,
   product: {
-    available: { sell: 'sold', advertise: 'available', withdraw: null },
-    sold: { withdraw: null },
+    available: {
+      sell: step('sold', 'system'),
+      advertise: step('available', 'seller'),
+      withdraw: removes('seller', 'admin'),
+    },
+    sold: { release: step('available', 'system'), withdraw: removes('seller', 'admin') },
   } satisfies Graph<ProductState>,
 } as const;
 
@@ -32,14 +85,43 @@ type Process = typeof ORDER_PROCESS;
 export type Transition<K extends keyof Process> = {
   [S in keyof Process[K]]: keyof Process[K][S];
 }[keyof Process[K]];
+export type OrderTransition = Transition<'order'>;
+export const ORDER_TRANSITIONS = [
+  'pay',
+  'cancel',
+  'handover',
+  'expire',
+  'report',
+  'rate',
+  'refund',
+  'close',
+] as const satisfies readonly OrderTransition[];
 
-/** Whether `transition` leaves `state` in the graph of `kind`. */
+/** What each transition does with the money (none where it is absent). */
+export const MONEY_STEP: Partial<
+  Record<OrderTransition, 'hold' | 'capture' | 'release' | 'refund'>
+> = {
+  pay: 'hold',
+  handover: 'capture',
+  cancel: 'release',
+  expire: 'release',
+  refund: 'refund',
+};
+
+const stepOf = <K extends keyof Process>(kind: K, state: keyof Process[K], transition: string) => {
+  const steps = ORDER_PROCESS[kind][state] as Record<string, Step<string>>;
+  return Object.hasOwn(steps, transition) ? steps[transition] : undefined;
+};
+
+/** Whether `transition` leaves `state` in the graph of `kind` (taken by `actor`, when named). */
 export function can<K extends keyof Process>(
   kind: K,
   state: keyof Process[K],
   transition: Transition<K>,
+  actor?: Actor,
 ): boolean {
-  return Object.hasOwn(ORDER_PROCESS[kind][state] as object, transition);
+  const found = stepOf(kind, state, transition as string);
+  return found !== undefined && (actor === undefined || found.by.includes(actor));
 }
 
 /** The state `transition` leads to from `state`; throws off the graph or where the row goes. */
@@ -48,9 +130,24 @@ export function next<K extends keyof Process>(
   state: keyof Process[K],
   transition: Transition<K>,
 ): keyof Process[K] {
-  const targets = ORDER_PROCESS[kind][state] as Record<string, keyof Process[K] | null>;
-  const target = targets[transition as string];
-  if (!Object.hasOwn(targets, transition as string) || target == null)
+  const target = stepOf(kind, state, transition as string)?.to;
+  if (target == null)
     throw new Error(`${String(transition)} does not lead from ${kind} ${String(state)} to a state`);
-  return target;
+  return target as keyof Process[K];
 }
+
+/** The transitions `actor` may take on an order in `stage` (the client's buttons). */
+export function transitionsFor(stage: OrderStage, actor: Actor): OrderTransition[] {
+  return (Object.keys(ORDER_PROCESS.order[stage]) as OrderTransition[]).filter((t) =>
+    can('order', stage, t, actor),
+  );
+}
+
+/** The spec's status of an order in `stage`: paid from the payment on. */
+export const statusOf = (stage: OrderStage): OrderState => (stage === 'booked' ? 'unpaid' : 'paid');
+
+/** How long a buyer may report a problem after the handover. */
+export const REPORT_WINDOW_DAYS = 7;
+/** Wrong handover codes before the code is locked for HANDOVER_LOCK_MINUTES. */
+export const HANDOVER_MAX_FAILURES = 5;
+export const HANDOVER_LOCK_MINUTES = 15;

@@ -23,14 +23,14 @@ const CARD = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: 
 const confirm = (clientSecret: string, card = CARD) => confirmCard(clientSecret, card);
 
 describe('paying for a booked phone', () => {
-  it("charges the order's price, records the payment once, marks the order paid and the phone sold", async () => {
+  it("holds the order's price, records the payment once, marks the order paid and the phone sold", async () => {
     const buyer = await createAccount(t.app, 'user');
     const p = await phone();
     const order = await bookedOrder(buyer, p.id);
     const { clientSecret } = (await intentFor(buyer, order.id)).json();
     const confirmed = await confirm(clientSecret);
     expect(confirmed.json().paymentIntent).toMatchObject({
-      status: 'succeeded',
+      status: 'requires_capture',
       amount: PRICE_CENTS,
       currency: 'usd',
     });
@@ -47,7 +47,9 @@ describe('paying for a booked phone', () => {
     expect(recorded).toHaveLength(1);
     expect(recorded[0]?.priceCents).toBe(PRICE_CENTS);
     const [paid] = await t.database.db.select().from(orders).where(eq(orders.id, order.id));
-    expect(paid?.status).toBe('paid');
+    expect(paid).toMatchObject({ status: 'paid', stage: 'paid' });
+    expect(paid?.handoverCode).toMatch(/^\d{6}$/);
+    expect(recorded[0]?.money).toBe('held');
     const [sold] = await t.database.db.select().from(products).where(eq(products.id, p.id));
     expect(sold?.status).toBe('sold');
   });
@@ -114,7 +116,7 @@ describe('paying for a booked phone', () => {
 });
 
 describe('twenty buyers paying for one phone at once', () => {
-  it('ends with exactly one paid order, nineteen refunds, and sums that add up', async () => {
+  it('ends with exactly one paid order, nineteen released holds, and sums that add up', async () => {
     const p = await phone();
     const buyers = await Promise.all(
       Array.from({ length: 20 }, () => createAccount(t.app, 'user')),
@@ -134,7 +136,7 @@ describe('twenty buyers paying for one phone at once', () => {
     expect(records.filter((r) => r.statusCode === 200)).toHaveLength(1);
     const refused = records.filter((r) => r.statusCode === 409);
     expect(refused).toHaveLength(19);
-    expect(refused[0]?.json().message).toMatch(/refunded/);
+    expect(refused[0]?.json().message).toMatch(/hold on your card has been released/);
 
     const paidOrders = await t.database.db.select().from(orders).where(eq(orders.productId, p.id));
     expect(paidOrders.filter((o) => o.status === 'paid')).toHaveLength(1);
@@ -147,8 +149,8 @@ describe('twenty buyers paying for one phone at once', () => {
       ),
     );
     const statuses = intents.map((r) => r[0]?.status);
-    expect(statuses.filter((s) => s === 'succeeded')).toHaveLength(1);
-    expect(statuses.filter((s) => s === 'refunded')).toHaveLength(19);
+    expect(statuses.filter((s) => s === 'requires_capture')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 'canceled')).toHaveLength(19);
     const kept = await t.database.db.select().from(payments).where(eq(payments.productId, p.id));
     expect(kept.reduce((sum, x) => sum + x.priceCents, 0)).toBe(PRICE_CENTS);
   });

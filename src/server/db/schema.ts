@@ -17,6 +17,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+import { MONEY_STATES, ORDER_STAGES } from '../../shared/order-process';
+
 const seq = () => bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity().notNull();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -141,19 +143,53 @@ export const orders = pgTable(
     priceCents: integer('price_cents').notNull(),
     location: text('location').notNull(),
     number: text('number').notNull(),
+    /** The spec's field: 'paid' from payment on, whatever the stage after it. */
     status: text('status', { enum: ['unpaid', 'paid'] })
       .notNull()
       .default('unpaid'),
+    /** Where the sale is in the order process (src/shared/order-process.ts). */
+    stage: text('stage', { enum: ORDER_STAGES }).notNull().default('booked'),
+    /** The seller as the buyer will meet them, taken from the phone at booking. */
+    sellerId: uuid('seller_id'),
+    sellerEmail: text('seller_email'),
+    sellerName: text('seller_name'),
+    sellerNumber: text('seller_number'),
+    /** Six digits the buyer gives the seller at the handover; set when the payment is held. */
+    handoverCode: text('handover_code'),
+    handoverFailures: integer('handover_failures').notNull().default(0),
+    handoverLockedUntil: timestamp('handover_locked_until', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** When the sale ended without a handover (cancelled or expired) or was refunded. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    cancelledBy: text('cancelled_by', { enum: ['buyer', 'seller'] }),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('orders_buyer_product_key').on(t.buyerId, t.productId),
+    // One live booking per account and phone; a cancelled or expired sale leaves room for another.
+    uniqueIndex('orders_buyer_product_key')
+      .on(t.buyerId, t.productId)
+      .where(sql`${t.stage} in ('booked', 'paid')`),
     index('orders_buyer_seq_idx').on(t.buyerId, t.seq.desc()),
+    index('orders_seller_seq_idx').on(t.sellerId, t.seq.desc()),
     index('orders_product_idx').on(t.productId),
+    index('orders_hold_idx').on(t.holdExpiresAt).where(sql`${t.stage} = 'paid'`),
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid')`),
+    check(
+      'orders_stage_check',
+      sql`${t.stage} in ('booked', 'paid', 'completed', 'cancelled', 'expired', 'disputed', 'refunded')`,
+    ),
   ],
 );
 
+/**
+ * A payment and where its money is. `held`: the card is authorised; `captured`: the seller is
+ * paid; `released`: the hold was voided; `refunded`: a captured amount went back. The three
+ * `-ing` states are decided but not yet confirmed by the provider: the transition that decides
+ * writes them in its transaction, then the provider is asked, then the final state is written;
+ * the timed work finishes any step a crash interrupted (the provider calls are idempotent).
+ */
 export const payments = pgTable(
   'payments',
   {
@@ -167,11 +203,65 @@ export const payments = pgTable(
       .references(() => orders.id),
     productName: text('product_name').notNull(),
     productId: uuid('product_id').notNull(),
+    money: text('money', { enum: MONEY_STATES }).notNull().default('held'),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('payments_transaction_key').on(t.transactionId),
     uniqueIndex('payments_order_key').on(t.orderId),
+    index('payments_unsettled_idx')
+      .on(t.seq)
+      .where(sql`${t.money} in ('capturing', 'releasing', 'refunding')`),
+    check(
+      'payments_money_check',
+      sql`${t.money} in ('held', 'capturing', 'captured', 'releasing', 'released', 'refunding', 'refunded')`,
+    ),
+  ],
+);
+
+/** A problem the buyer reported after the handover, and the admin's decision on it. */
+export const disputes = pgTable(
+  'disputes',
+  {
+    orderId: uuid('order_id')
+      .primaryKey()
+      .references(() => orders.id),
+    seq: seq(),
+    reason: text('reason').notNull(),
+    resolution: text('resolution', { enum: ['refunded', 'closed'] }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('disputes_seq_idx').on(t.seq.desc()),
+    check('disputes_resolution_check', sql`${t.resolution} in ('refunded', 'closed')`),
+  ],
+);
+
+/** One rating per side of a completed sale: the buyer rates the seller and the other way round. */
+export const ratings = pgTable(
+  'ratings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    /** Which side of the sale gave it. */
+    by: text('by', { enum: ['buyer', 'seller'] }).notNull(),
+    /** The rated account (users.id); its ratings go with it when it is deleted. */
+    rateeId: uuid('ratee_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    stars: integer('stars').notNull(),
+    comment: text('comment').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ratings_order_by_key').on(t.orderId, t.by),
+    index('ratings_ratee_idx').on(t.rateeId, t.by),
+    check('ratings_by_check', sql`${t.by} in ('buyer', 'seller')`),
+    check('ratings_stars_check', sql`${t.stars} between 1 and 5`),
   ],
 );
 
@@ -269,7 +359,9 @@ export const paymentIntents = pgTable(
     email: text('email').notNull(),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull().default('usd'),
-    status: text('status', { enum: ['requires_payment_method', 'succeeded', 'refunded'] })
+    status: text('status', {
+      enum: ['requires_payment_method', 'requires_capture', 'succeeded', 'canceled', 'refunded'],
+    })
       .notNull()
       .default('requires_payment_method'),
     createdAt: createdAt(),

@@ -1,11 +1,31 @@
 /**
- * The order process (src/shared/order-process.ts is its graph): who may book, pay for, cancel,
- * advertise or withdraw, and the transitions themselves. Each guard refuses with the
- * DomainError its answer carries; routes and the payment recorder call these, never restate them.
+ * The order process (src/shared/order-process.ts is its graph): who may book, pay for, hand
+ * over, cancel, report, rate, refund, advertise or withdraw, and the transitions themselves.
+ * Each guard refuses with the DomainError its answer carries; routes, the payment recorder and
+ * the timed work call these, never restate them.
+ *
+ * Every transition that moves money runs in one transaction that locks the order (then the
+ * phone), checks the stage, writes the new stage and the payment's decided money step
+ * (`capturing`, `releasing`, `refunding`); the provider is asked after the commit
+ * (payments/settle.ts), and again by the timed work if a crash came between.
  */
-import { can } from '../../shared/order-process';
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { and, asc, eq, lt } from 'drizzle-orm';
+import {
+  type Actor,
+  can,
+  HANDOVER_LOCK_MINUTES,
+  HANDOVER_MAX_FAILURES,
+  type MoneyState,
+  next,
+  type OrderTransition,
+  REPORT_WINDOW_DAYS,
+} from '../../shared/order-process';
 import { TEXT } from '../../shared/texts';
 import type { Db } from '../db/client';
+import { disputes, orders, payments, products, ratings } from '../db/schema';
+import type { PaymentProvider } from '../payments/payment-provider';
+import { settlePayment } from '../payments/settle';
 import type { Caller } from '../plugins/auth';
 import { deleteOrderIn, findOrder, insertOrder, type OrderRow } from '../repositories/buying';
 import { toCents } from '../repositories/money';
@@ -15,16 +35,71 @@ import {
   findProduct,
   type ProductRow,
 } from '../repositories/products';
+import { findUserByEmail } from '../repositories/users';
 import { DomainError } from './domain-error';
 
 const NOT_YOURS = 'You may only act on your own account';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What the process needs besides the database: the card provider and how long a hold lasts. */
+export type Sales = {
+  db: Db;
+  provider: PaymentProvider;
+  holdMs: number;
+  /** Where a money step the provider could not do now is noted (the timed work retries it). */
+  log?: { warn: (details: object, message: string) => void };
+};
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 function found<T>(row: T | undefined, what: string): T {
   if (!row) throw DomainError.notFound(`No such ${what}`);
   return row;
 }
 
-// The guards.
+/** The side of the sale `caller` is on (admins are neither unless they are), or null. */
+export type Side = 'buyer' | 'seller' | 'admin';
+
+export function sideOf(order: OrderRow, caller: Caller): Side | null {
+  if (order.buyerId === caller.id) return 'buyer';
+  if (order.sellerId === caller.id) return 'seller';
+  if (caller.isAdmin) return 'admin';
+  return null;
+}
+
+/** The transitions the stage offers `actor`, or the answer why not (wrong stage, wrong person). */
+function mayTake(order: OrderRow, actor: Actor | null, transition: OrderTransition): void {
+  if (!actor) throw DomainError.forbidden(NOT_YOURS);
+  if (!can('order', order.stage, transition))
+    throw DomainError.conflict(STAGE_REFUSALS[transition](order.stage));
+  if (!can('order', order.stage, transition, actor))
+    throw DomainError.forbidden(`Only the ${whoMay(order, transition)} may do this`);
+}
+
+const whoMay = (order: OrderRow, transition: OrderTransition) =>
+  (['buyer', 'seller', 'admin'] as const)
+    .filter((a) => can('order', order.stage, transition, a))
+    .join(' or ');
+
+const STAGE_REFUSALS: Record<OrderTransition, (stage: string) => string> = {
+  pay: (stage) => (stage === 'paid' ? 'This order is already paid' : `This order is ${stage}`),
+  cancel: (stage) =>
+    stage === 'completed' || stage === 'disputed' || stage === 'refunded'
+      ? 'The phone was handed over; report a problem instead of cancelling'
+      : `This order is already ${stage}`,
+  handover: (stage) =>
+    stage === 'booked' ? 'The buyer has not paid yet' : `This sale is already ${stage}`,
+  expire: (stage) => `This sale is ${stage}`,
+  report: (stage) =>
+    stage === 'disputed' || stage === 'refunded'
+      ? 'A problem was reported for this sale already'
+      : 'A problem can be reported only after the handover',
+  rate: () => 'A sale can be rated only after the handover',
+  refund: () => 'Only a reported problem can be refunded',
+  close: () => 'Only a reported problem can be closed',
+};
+
+// The guards of the spec's calls.
 
 export function mayBook(caller: Caller, product: ProductRow): void {
   if (product.sellerEmail === caller.email)
@@ -33,9 +108,9 @@ export function mayBook(caller: Caller, product: ProductRow): void {
     throw DomainError.conflict('This phone is already sold');
 }
 
-/** A payment may start for an unpaid order of a phone still for sale, at the order's price. */
+/** A payment may start for a booked order of a phone still for sale, at the order's price. */
 export function mayPay(order: OrderRow, product: ProductRow | undefined, priceCents: number) {
-  if (!can('order', order.status, 'pay')) throw DomainError.conflict('This order is already paid');
+  mayTake(order, 'buyer', 'pay');
   if (!product || !can('product', product.status, 'sell'))
     throw DomainError.conflict('This phone is no longer for sale');
   // The amount is the order's; a client that asks for another is refused, never charged it.
@@ -43,18 +118,13 @@ export function mayPay(order: OrderRow, product: ProductRow | undefined, priceCe
     throw DomainError.badRequest("price: does not match the order's price");
 }
 
-/** Whether a payment of `order` can make its phone sold now (else the payment is refunded). */
+/** Whether a payment of `order` can make its phone sold now (else the hold is released). */
 export function maySell(order: OrderRow, product: ProductRow | undefined): product is ProductRow {
   return (
     product !== undefined &&
-    can('order', order.status, 'pay') &&
+    can('order', order.stage, 'pay') &&
     can('product', product.status, 'sell')
   );
-}
-
-export function mayCancel(order: OrderRow): void {
-  if (!can('order', order.status, 'cancel'))
-    throw DomainError.conflict('A paid order cannot be deleted');
 }
 
 export function mayAdvertise(caller: Caller, product: ProductRow): void {
@@ -69,7 +139,7 @@ export function mayWithdraw(caller: Caller, product: ProductRow): void {
     throw DomainError.forbidden('You may only delete your own products');
 }
 
-// The transitions, each guarded.
+// Reading an order.
 
 /**
  * The order with this id if the caller's account placed it: 404 when there is none, 403 when it
@@ -81,14 +151,25 @@ export async function ownOrder(db: Db, caller: Caller, id: string): Promise<Orde
   return order;
 }
 
+/** The order if the caller is its buyer, its seller, or an admin; with the caller's side. */
+export async function orderSeenBy(db: Db, caller: Caller, id: string) {
+  const order = found(await findOrder(db, id), 'order');
+  const side = sideOf(order, caller);
+  if (!side) throw DomainError.forbidden(NOT_YOURS);
+  return { order, side };
+}
+
+// The transitions of the spec's calls.
+
 /** Books a phone at its resale price; the server fills every field it knows from its records. */
 export async function book(
   db: Db,
   caller: Caller,
   input: { productId: string; location: string; number: string },
-): Promise<void> {
+): Promise<string> {
   const product = found(await findProduct(db, input.productId), 'product');
   mayBook(caller, product);
+  const seller = await findUserByEmail(db, product.sellerEmail);
   const booked = await insertOrder(db, {
     buyerId: caller.id,
     email: caller.email,
@@ -99,11 +180,16 @@ export async function book(
     priceCents: product.resellPriceCents,
     location: input.location,
     number: input.number,
+    sellerId: seller?.id ?? null,
+    sellerEmail: product.sellerEmail,
+    sellerName: product.sellerName,
+    sellerNumber: product.sellerNumber,
   });
   if (!booked) throw DomainError.conflict(TEXT.toast.alreadyBooked);
+  return booked;
 }
 
-/** The buyer's unpaid order a payment may start for, at `price` dollars. */
+/** The buyer's booked order a payment may start for, at `price` dollars. */
 export async function orderToPay(
   db: Db,
   caller: Caller,
@@ -115,11 +201,12 @@ export async function orderToPay(
   return order;
 }
 
-/** The buyer cancels an unpaid order (the spec's delete). */
+/** The buyer cancels a booked order (the spec's delete). */
 export async function cancelOrder(db: Db, caller: Caller, orderId: string): Promise<number> {
   const order = await ownOrder(db, caller, orderId);
-  mayCancel(order);
-  return deleteOrderIn(db, order.id, order.status);
+  if (order.stage !== 'booked') throw DomainError.conflict('A paid order cannot be deleted');
+  mayTake(order, 'buyer', 'cancel');
+  return deleteOrderIn(db, order.id, order.stage);
 }
 
 /** Advertises the seller's unsold phone; false when it was advertised already. */
@@ -129,9 +216,266 @@ export async function advertise(db: Db, caller: Caller, productId: string): Prom
   return advertiseProduct(db, product.id);
 }
 
-/** The seller (or an admin) takes a phone off the market; paid orders keep their record. */
+/**
+ * The seller (or an admin) takes a phone off the market; orders keep their own record. A phone
+ * with a sale in progress (paid, not yet handed over) stays until that sale is cancelled.
+ */
 export async function withdraw(db: Db, caller: Caller, productId: string): Promise<number> {
   const product = found(await findProduct(db, productId), 'product');
   mayWithdraw(caller, product);
+  const [inProgress] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.productId, product.id), eq(orders.stage, 'paid')))
+    .limit(1);
+  if (inProgress)
+    throw DomainError.conflict(
+      'This phone has a sale in progress; cancel the sale in My Sales before deleting it',
+    );
   return deleteProduct(db, product.id);
 }
+
+// The sale after payment: each transition locks the order, checks, writes, then settles money.
+
+async function lockedOrder(tx: Tx, id: string): Promise<OrderRow> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
+  return found(order, 'order');
+}
+
+/** Marks the payment of `orderId` with the money step decided (from `from` only). */
+async function decideMoney(tx: Tx, orderId: string, from: MoneyState, to: MoneyState) {
+  const [payment] = await tx
+    .update(payments)
+    .set({ money: to })
+    .where(and(eq(payments.orderId, orderId), eq(payments.money, from)))
+    .returning({ id: payments.id });
+  return payment?.id;
+}
+
+/** Decides to give the buyer's money back: release the hold, or refund it if captured already. */
+async function giveBack(tx: Tx, orderId: string) {
+  return (
+    (await decideMoney(tx, orderId, 'held', 'releasing')) ??
+    (await decideMoney(tx, orderId, 'captured', 'refunding'))
+  );
+}
+
+/** Puts the phone of an order that did not complete back on sale. */
+async function releasePhone(tx: Tx, productId: string) {
+  const [product] = await tx
+    .select()
+    .from(products)
+    .where(eq(products.id, productId))
+    .for('update');
+  if (product && can('product', product.status, 'release'))
+    await tx
+      .update(products)
+      .set({ status: next('product', product.status, 'release') })
+      .where(eq(products.id, product.id));
+}
+
+/**
+ * Asks the provider for the step decided. The transition stands either way: a provider that
+ * fails now leaves the payment in its `-ing` state, and the timed work asks again.
+ */
+async function settleAfter(sales: Sales, paymentId: string | undefined) {
+  if (!paymentId) return;
+  await settlePayment(sales.db, sales.provider, paymentId).catch((err) => {
+    sales.log?.warn({ err, paymentId }, 'money step left to the timed work');
+  });
+}
+
+/**
+ * The buyer or the seller cancels a paid sale before the handover: the hold is released and the
+ * phone is for sale again. (A booked order is cancelled by the spec's delete.)
+ */
+export async function cancelSale(sales: Sales, caller: Caller, orderId: string): Promise<void> {
+  const paymentId = await sales.db.transaction(async (tx) => {
+    const order = await lockedOrder(tx, orderId);
+    const side = sideOf(order, caller);
+    mayTake(order, side === 'admin' ? null : side, 'cancel');
+    if (order.stage === 'booked')
+      throw DomainError.conflict('An unpaid booking is deleted from My Orders');
+    await tx
+      .update(orders)
+      .set({
+        stage: next('order', order.stage, 'cancel'),
+        cancelledBy: side as 'buyer' | 'seller',
+        endedAt: new Date(),
+      })
+      .where(eq(orders.id, order.id));
+    await releasePhone(tx, order.productId);
+    return giveBack(tx, order.id);
+  });
+  await settleAfter(sales, paymentId);
+}
+
+const sameCode = (given: string, expected: string) =>
+  given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+
+/**
+ * The seller enters the code the buyer gave at the meeting: the sale completes and the held money
+ * is captured. A wrong code counts; after HANDOVER_MAX_FAILURES the code is locked a while.
+ */
+export async function handOver(
+  sales: Sales,
+  caller: Caller,
+  orderId: string,
+  code: string,
+): Promise<void> {
+  type Outcome = { paymentId: string | undefined } | { wrong: string };
+  const outcome = await sales.db.transaction(async (tx): Promise<Outcome> => {
+    const order = await lockedOrder(tx, orderId);
+    mayTake(order, sideOf(order, caller), 'handover');
+    const now = new Date();
+    if (order.handoverLockedUntil && order.handoverLockedUntil > now)
+      throw new DomainError(
+        429,
+        `Too many wrong codes; try again after ${order.handoverLockedUntil.toISOString()}`,
+      );
+    if (!order.handoverCode || !sameCode(code, order.handoverCode)) {
+      const failures = order.handoverFailures + 1;
+      const locked = failures >= HANDOVER_MAX_FAILURES;
+      await tx
+        .update(orders)
+        .set({
+          handoverFailures: locked ? 0 : failures,
+          handoverLockedUntil: locked
+            ? new Date(now.getTime() + HANDOVER_LOCK_MINUTES * 60_000)
+            : order.handoverLockedUntil,
+        })
+        .where(eq(orders.id, order.id));
+      return {
+        wrong: locked
+          ? `code: not right; too many wrong codes, try again in ${HANDOVER_LOCK_MINUTES} minutes`
+          : `code: not right; ${HANDOVER_MAX_FAILURES - failures} tries left`,
+      };
+    }
+    await tx
+      .update(orders)
+      .set({ stage: next('order', order.stage, 'handover'), completedAt: now })
+      .where(eq(orders.id, order.id));
+    return { paymentId: await decideMoney(tx, order.id, 'held', 'capturing') };
+  });
+  // The count of a wrong code is committed; the refusal is the answer.
+  if ('wrong' in outcome) throw DomainError.badRequest(outcome.wrong);
+  await settleAfter(sales, outcome.paymentId);
+}
+
+/**
+ * Releases every hold older than its deadline (the phone goes back on sale): each sale expires
+ * once, whichever server's timed work gets to it (rows taken with SKIP LOCKED, stage checked).
+ */
+export async function expireHolds(sales: Sales, now = new Date(), limit = 50): Promise<number> {
+  const due = await sales.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.stage, 'paid'), lt(orders.holdExpiresAt, now)))
+    .orderBy(asc(orders.holdExpiresAt))
+    .limit(limit);
+  let expired = 0;
+  for (const { id } of due) {
+    const paymentId = await sales.db.transaction(async (tx) => {
+      const [order] = await tx
+        .select()
+        .from(orders)
+        .where(eq(orders.id, id))
+        .for('update', { skipLocked: true });
+      if (!order || !can('order', order.stage, 'expire')) return null;
+      if (!order.holdExpiresAt || order.holdExpiresAt >= now) return null;
+      await tx
+        .update(orders)
+        .set({ stage: next('order', order.stage, 'expire'), endedAt: now })
+        .where(eq(orders.id, order.id));
+      await releasePhone(tx, order.productId);
+      return (await giveBack(tx, order.id)) ?? '';
+    });
+    if (paymentId === null) continue;
+    expired++;
+    await settleAfter(sales, paymentId || undefined);
+  }
+  return expired;
+}
+
+/** The buyer reports a problem within REPORT_WINDOW_DAYS of the handover; the admin decides. */
+export async function reportProblem(
+  db: Db,
+  caller: Caller,
+  orderId: string,
+  reason: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const order = await lockedOrder(tx, orderId);
+    mayTake(order, sideOf(order, caller), 'report');
+    const completedAt = order.completedAt?.getTime() ?? 0;
+    if (Date.now() - completedAt > REPORT_WINDOW_DAYS * DAY_MS)
+      throw DomainError.conflict(
+        `A problem can be reported within ${REPORT_WINDOW_DAYS} days of the handover`,
+      );
+    const [existing] = await tx
+      .select({ id: disputes.orderId })
+      .from(disputes)
+      .where(eq(disputes.orderId, order.id));
+    if (existing) throw DomainError.conflict('A problem was reported for this sale already');
+    await tx.insert(disputes).values({ orderId: order.id, reason });
+    await tx
+      .update(orders)
+      .set({ stage: next('order', order.stage, 'report') })
+      .where(eq(orders.id, order.id));
+  });
+}
+
+/** The admin decides a reported problem: refund the buyer, or close it (the seller keeps it). */
+export async function resolveDispute(
+  sales: Sales,
+  caller: Caller,
+  orderId: string,
+  decision: 'refund' | 'close',
+): Promise<void> {
+  const paymentId = await sales.db.transaction(async (tx) => {
+    const order = await lockedOrder(tx, orderId);
+    mayTake(order, caller.isAdmin ? 'admin' : null, decision);
+    let paymentId: string | undefined;
+    if (decision === 'refund') {
+      paymentId = await decideMoney(tx, order.id, 'captured', 'refunding');
+      if (!paymentId)
+        throw DomainError.conflict('The payment is still being captured; try again in a minute');
+    }
+    await tx
+      .update(orders)
+      .set({
+        stage: next('order', order.stage, decision),
+        ...(decision === 'refund' ? { endedAt: new Date() } : {}),
+      })
+      .where(eq(orders.id, order.id));
+    await tx
+      .update(disputes)
+      .set({ resolution: decision === 'refund' ? 'refunded' : 'closed', resolvedAt: new Date() })
+      .where(eq(disputes.orderId, order.id));
+    return paymentId;
+  });
+  await settleAfter(sales, paymentId);
+}
+
+/** Each side rates the other once after the handover (1-5 stars, an optional comment). */
+export async function rate(
+  db: Db,
+  caller: Caller,
+  orderId: string,
+  input: { stars: number; comment: string },
+): Promise<void> {
+  const order = found(await findOrder(db, orderId), 'order');
+  const side = sideOf(order, caller);
+  mayTake(order, side === 'admin' ? null : side, 'rate');
+  const rateeId = side === 'buyer' ? order.sellerId : order.buyerId;
+  if (!rateeId) throw DomainError.conflict('The other side of this sale no longer has an account');
+  const inserted = await db
+    .insert(ratings)
+    .values({ orderId: order.id, by: side as 'buyer' | 'seller', rateeId, ...input })
+    .onConflictDoNothing()
+    .returning({ id: ratings.id });
+  if (inserted.length === 0) throw DomainError.conflict('You have rated this sale already');
+}
+
+/** A new handover code: six digits, from the system's secure random source. */
+export const newHandoverCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');

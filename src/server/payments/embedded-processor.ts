@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { paymentIntents } from '../db/schema';
-import type { PaymentIntent, PaymentProvider } from './payment-provider';
+import type { PaymentIntent, PaymentIntentStatus, PaymentProvider } from './payment-provider';
 
 export type Card = { number: string; expMonth: number; expYear: number; cvc: string };
 export type CardError = {
@@ -108,14 +108,38 @@ export class EmbeddedPaymentProvider implements PaymentProvider {
     return row ? toIntent(row) : null;
   }
 
-  async refund(id: string) {
-    await this.db
-      .update(paymentIntents)
-      .set({ status: 'refunded', updatedAt: new Date() })
-      .where(and(eq(paymentIntents.id, id), eq(paymentIntents.status, 'succeeded')));
+  async capture(id: string) {
+    await this.step(id, 'requires_capture', 'succeeded');
   }
 
-  /** Charges the card for the intent its secret names; a confirmed intent answers as it is. */
+  async cancel(id: string) {
+    await this.step(id, 'requires_capture', 'canceled');
+  }
+
+  async refund(id: string) {
+    await this.step(id, 'succeeded', 'refunded');
+  }
+
+  /**
+   * Moves an intent from `from` to `to`; an intent already at `to` is done (a repeated call);
+   * any other state is refused, as Stripe refuses to capture a cancelled intent.
+   */
+  private async step(id: string, from: PaymentIntentStatus, to: PaymentIntentStatus) {
+    const [moved] = await this.db
+      .update(paymentIntents)
+      .set({ status: to, updatedAt: new Date() })
+      .where(and(eq(paymentIntents.id, id), eq(paymentIntents.status, from)))
+      .returning({ id: paymentIntents.id });
+    if (moved) return;
+    const intent = await this.retrieve(id);
+    if (intent?.status !== to)
+      throw new Error(`payment intent ${id} is ${intent?.status ?? 'missing'}, not ${from}`);
+  }
+
+  /**
+   * Authorises the card for the intent its secret names (the money is held until captured or
+   * cancelled); a confirmed intent answers as it is.
+   */
   async confirm(clientSecret: string, card: Card): Promise<PaymentIntent | CardError | null> {
     const [row] = await this.db
       .select()
@@ -128,8 +152,8 @@ export class EmbeddedPaymentProvider implements PaymentProvider {
     if (problem) return problem;
     const [updated] = await this.db
       .update(paymentIntents)
-      .set({ status: 'succeeded', updatedAt: new Date() })
-      .where(eq(paymentIntents.id, row.id))
+      .set({ status: 'requires_capture', updatedAt: new Date() })
+      .where(and(eq(paymentIntents.id, row.id), eq(paymentIntents.status, row.status)))
       .returning();
     return toIntent(updated ?? row);
   }

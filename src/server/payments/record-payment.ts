@@ -1,25 +1,26 @@
 /**
  * Records a payment the provider vouches for, exactly once: in one transaction that locks the
- * order's and the phone's rows, the order becomes paid and the phone sold. If the phone was sold
- * a moment earlier to someone else, the provider refunds this buyer.
+ * order's and the phone's rows, the order becomes paid (its money held, its handover code and the
+ * hold's deadline set) and the phone sold. If the phone was sold a moment earlier to someone
+ * else, the hold on this buyer's card is released (a captured charge would be refunded).
  *
  * The one rule for trusting a payment, whoever reports it (the buyer's record call, the embedded
  * processor's confirmation, Stripe's webhook): only the provider's own answer for the intent's
  * id counts, never what a caller or an event says about it.
  */
 import { eq } from 'drizzle-orm';
-import { next } from '../../shared/order-process';
+import { next, statusOf } from '../../shared/order-process';
 import type { Db } from '../db/client';
 import { orders, payments, products } from '../db/schema';
 import { DomainError } from '../domain/domain-error';
-import { maySell } from '../domain/order-process';
-import type { PaymentIntent, PaymentProvider } from './payment-provider';
+import { maySell, newHandoverCode, type Sales } from '../domain/order-process';
+import type { PaymentIntent } from './payment-provider';
 
 export class SoldMeanwhileError extends DomainError {
   constructor() {
     super(
       409,
-      'This phone was sold to another buyer a moment ago; your payment has been refunded.',
+      'This phone was sold to another buyer a moment ago; the hold on your card has been released.',
     );
   }
 }
@@ -43,7 +44,8 @@ function refusalOf(
   order: typeof orders.$inferSelect | undefined,
   forOrderId: string,
 ): string | null {
-  if (intent.status === 'requires_payment_method') return 'the payment has not succeeded';
+  if (intent.status === 'requires_payment_method' || intent.status === 'canceled')
+    return 'the payment has not succeeded';
   if (intent.orderId !== forOrderId || intent.currency !== 'usd') return NOT_THIS_ORDER;
   if (order && (intent.amountCents !== order.priceCents || intent.buyerEmail !== order.email))
     return NOT_THIS_ORDER;
@@ -52,15 +54,15 @@ function refusalOf(
 
 /**
  * Retrieves the intent from the provider, checks it against the order and records it. Throws
- * PaymentRefusedError (nothing changed, nothing refunded) or SoldMeanwhileError (refunded).
+ * PaymentRefusedError (nothing changed, nothing released) or SoldMeanwhileError (released).
  */
 export async function recordPayment(
-  db: Db,
-  provider: PaymentProvider,
+  sales: Sales,
   intentId: string,
   /** The order the caller pays for; a webhook names none and takes the intent's own. */
   forOrderId?: string,
 ): Promise<string> {
+  const { db, provider } = sales;
   const intent = await provider.retrieve(intentId);
   if (!intent) throw new PaymentRefusedError(NOT_THIS_ORDER);
   type Outcome = { refused: string } | { sold: true } | { id: string };
@@ -86,7 +88,8 @@ export async function recordPayment(
       .for('update');
     if (!maySell(order, product)) return { sold: true as const };
     // Refunded before it was ever recorded (in the provider's dashboard, say): nothing to record.
-    if (intent.status !== 'succeeded') return { refused: 'the payment was refunded' };
+    if (intent.status === 'refunded') return { refused: 'the payment was refunded' };
+    const now = new Date();
     const [payment] = await tx
       .insert(payments)
       .values({
@@ -96,11 +99,19 @@ export async function recordPayment(
         orderId: order.id,
         productName: order.productName,
         productId: order.productId,
+        // An intent captured at once (made before holds existed) is the seller's money already.
+        money: intent.status === 'succeeded' ? 'captured' : 'held',
       })
       .returning({ id: payments.id });
     await tx
       .update(orders)
-      .set({ status: next('order', order.status, 'pay') })
+      .set({
+        stage: next('order', order.stage, 'pay'),
+        status: statusOf(next('order', order.stage, 'pay')),
+        handoverCode: newHandoverCode(),
+        paidAt: now,
+        holdExpiresAt: new Date(now.getTime() + sales.holdMs),
+      })
       .where(eq(orders.id, order.id));
     await tx
       .update(products)
@@ -110,7 +121,8 @@ export async function recordPayment(
   });
   if ('refused' in outcome) throw new PaymentRefusedError(outcome.refused);
   if ('sold' in outcome) {
-    await provider.refund(intent.id);
+    if (intent.status === 'succeeded') await provider.refund(intent.id);
+    else await provider.cancel(intent.id);
     throw new SoldMeanwhileError();
   }
   return outcome.id;

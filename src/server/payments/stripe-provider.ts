@@ -5,7 +5,7 @@
  */
 import Stripe from 'stripe';
 import { ServiceUnavailableError } from '../domain/domain-error';
-import type { PaymentIntent, PaymentProvider } from './payment-provider';
+import type { PaymentIntent, PaymentIntentStatus, PaymentProvider } from './payment-provider';
 
 export type StripeSettings = {
   secretKey: string;
@@ -16,6 +16,13 @@ export type StripeSettings = {
 
 const INTENT_ID = /^pi_[A-Za-z0-9]{1,100}$/;
 const UNAVAILABLE = 'The card service is not answering; please try again in a moment.';
+
+/** Our view of a Stripe intent: held, captured, cancelled or refunded, else not paid. */
+function statusOf(status: Stripe.PaymentIntent.Status, refunded: boolean): PaymentIntentStatus {
+  if (status === 'succeeded') return refunded ? 'refunded' : 'succeeded';
+  if (status === 'requires_capture' || status === 'canceled') return status as PaymentIntentStatus;
+  return 'requires_payment_method';
+}
 
 export class StripePaymentProvider implements PaymentProvider {
   private readonly stripe: Stripe;
@@ -37,6 +44,8 @@ export class StripePaymentProvider implements PaymentProvider {
       this.stripe.paymentIntents.create({
         amount: input.amountCents,
         currency: 'usd',
+        // The card is authorised at payment and captured at the handover (or the hold cancelled).
+        capture_method: 'manual',
         allowed_payment_method_types: ['card'],
         receipt_email: input.email,
         // Metadata can be changed only with our secret key; receipt_email also by Stripe.js.
@@ -65,20 +74,27 @@ export class StripePaymentProvider implements PaymentProvider {
       orderId,
       amountCents: intent.amount,
       currency: intent.currency,
-      status:
-        intent.status !== 'succeeded'
-          ? 'requires_payment_method'
-          : refunded
-            ? 'refunded'
-            : 'succeeded',
+      status: statusOf(intent.status, refunded),
       // Intents made before the buyer went into the metadata carry it only as the receipt's address.
       buyerEmail: intent.metadata.buyerEmail ?? intent.receipt_email ?? null,
     };
   }
 
+  async capture(id: string) {
+    await this.call(() =>
+      this.stripe.paymentIntents.capture(id, {}, { idempotencyKey: `capture-${id}` }),
+    ).catch((err) => this.doneAlready(err, id, 'succeeded'));
+  }
+
+  async cancel(id: string) {
+    await this.call(() =>
+      this.stripe.paymentIntents.cancel(id, {}, { idempotencyKey: `cancel-${id}` }),
+    ).catch((err) => this.doneAlready(err, id, 'canceled'));
+  }
+
   async refund(id: string) {
     await this.call(() =>
-      // The key makes a second refund for the same intent (a retried webhook) a no-op.
+      // The key makes a second refund for the same intent (a retried step) a no-op.
       this.stripe.refunds.create({ payment_intent: id }, { idempotencyKey: `refund-${id}` }),
     ).catch((err) => {
       if (
@@ -88,6 +104,20 @@ export class StripePaymentProvider implements PaymentProvider {
         return;
       throw err;
     });
+  }
+
+  /**
+   * Stripe refuses a step on an intent no longer in the state it needs
+   * (`payment_intent_unexpected_state`): that is done when the intent is where the step leads.
+   */
+  private async doneAlready(err: unknown, id: string, target: PaymentIntentStatus) {
+    if (
+      err instanceof Stripe.errors.StripeInvalidRequestError &&
+      err.code === 'payment_intent_unexpected_state' &&
+      (await this.retrieve(id))?.status === target
+    )
+      return;
+    throw err;
   }
 
   /** The event in a webhook call, or null when its signature is not Stripe's for our secret. */

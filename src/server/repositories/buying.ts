@@ -1,5 +1,5 @@
 /** Wish lists and orders: queries and the one mapping from rows to the contract's shapes. */
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import type { Order, WishListItem } from '../../shared/entities';
 import type { Db } from '../db/client';
@@ -7,7 +7,19 @@ import { orders, products, wishListItems } from '../db/schema';
 import { toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
 
-export const toOrder = (row: typeof orders.$inferSelect): Order => ({
+/**
+ * A booked order whose phone is gone or sold (to another buyer: this one's would be paid):
+ * it can no longer be paid for.
+ */
+export const isSoldElsewhere = (
+  row: typeof orders.$inferSelect,
+  productStatus: string | null | undefined,
+) => row.stage === 'booked' && productStatus !== 'available';
+
+export const toOrder = (
+  row: typeof orders.$inferSelect,
+  productStatus: string | null | undefined,
+): Order => ({
   _id: row.id,
   userName: row.userName,
   productName: row.productName,
@@ -18,6 +30,8 @@ export const toOrder = (row: typeof orders.$inferSelect): Order => ({
   productId: row.productId,
   image: row.image,
   status: row.status,
+  stage: row.stage,
+  soldElsewhere: isSoldElsewhere(row, productStatus),
 });
 
 /** A buyer's wish list, newest first, read live from the phones it names. */
@@ -48,12 +62,18 @@ export async function listOrders(
 ): Promise<Page<Order>> {
   const cursor = cursorOf(query);
   const rows = await db
-    .select()
+    .select({ order: orders, productStatus: products.status })
     .from(orders)
+    .leftJoin(products, eq(products.id, orders.productId))
     .where(and(eq(orders.buyerId, buyerId), cursor ? lt(orders.seq, cursor) : undefined))
     .orderBy(newestFirst(orders.seq))
     .limit(query.limit + 1);
-  return pageOf(rows, query, (r) => r.seq, toOrder);
+  return pageOf(
+    rows,
+    query,
+    (r) => r.order.seq,
+    (r) => toOrder(r.order, r.productStatus),
+  );
 }
 
 /** Adds a phone to a buyer's wish list; false when it was there already. */
@@ -86,25 +106,30 @@ export async function findOrder(db: Db, id: string): Promise<OrderRow | undefine
   return order;
 }
 
-/** Books a phone once per account; false when this account had booked it already. */
-export async function insertOrder(db: Db, values: typeof orders.$inferInsert): Promise<boolean> {
-  const inserted = await db
+/**
+ * Books a phone once per account while a booking of it is live; the new order's id, or
+ * undefined when this account has a booked or paid order for it already.
+ */
+export async function insertOrder(
+  db: Db,
+  values: typeof orders.$inferInsert,
+): Promise<string | undefined> {
+  const [inserted] = await db
     .insert(orders)
     .values(values)
-    .onConflictDoNothing({ target: [orders.buyerId, orders.productId] })
+    .onConflictDoNothing({
+      target: [orders.buyerId, orders.productId],
+      where: sql`${orders.stage} in ('booked', 'paid')`,
+    })
     .returning({ id: orders.id });
-  return inserted.length > 0;
+  return inserted?.id;
 }
 
-/** Deletes an order while it is in `status` (a payment landing meanwhile keeps it). */
-export async function deleteOrderIn(
-  db: Db,
-  id: string,
-  status: OrderRow['status'],
-): Promise<number> {
+/** Deletes an order while it is in `stage` (a payment landing meanwhile keeps it). */
+export async function deleteOrderIn(db: Db, id: string, stage: OrderRow['stage']): Promise<number> {
   const deleted = await db
     .delete(orders)
-    .where(and(eq(orders.id, id), eq(orders.status, status)))
+    .where(and(eq(orders.id, id), eq(orders.stage, stage)))
     .returning({ id: orders.id });
   return deleted.length;
 }

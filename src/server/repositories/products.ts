@@ -1,17 +1,24 @@
 /** Products and advertised items: queries and the one mapping from rows to the contract's shapes. */
 import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { PaginationQuery, productInputSchema } from '../../shared/api';
-import type { AdvertisedItem, Product } from '../../shared/entities';
+import type { AdvertisedItem, Product, RatingSummary } from '../../shared/entities';
 import type { Db } from '../db/client';
-import { advertisements, orders, products, users } from '../db/schema';
+import { advertisements, orders, products, ratings, users } from '../db/schema';
 import { toCents, toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
 
 export type ProductRow = typeof products.$inferSelect;
 type ProductInputData = z.output<typeof productInputSchema>;
 
-export function toProduct(row: ProductRow, sellerStatus: string | null): Product {
+const NO_RATINGS: RatingSummary = { average: null, count: 0 };
+
+export function toProduct(
+  row: ProductRow,
+  sellerStatus: string | null,
+  sellerRating: RatingSummary = NO_RATINGS,
+): Product {
   return {
     _id: row.id,
     modelName: row.modelName,
@@ -36,8 +43,17 @@ export function toProduct(row: ProductRow, sellerStatus: string | null): Product
       color: row.color,
       battery: row.battery,
     },
+    sellerRating,
   };
 }
+
+/** What buyers said of the account `id` (a correlated subquery per row; ratings are indexed). */
+export const ratingOf = (id: SQL | AnyPgColumn) => ({
+  average: sql<
+    number | null
+  >`(select round(avg(${ratings.stars}), 1)::float8 from ${ratings} where ${ratings.rateeId} = ${id} and ${ratings.by} = 'buyer')`,
+  count: sql<number>`(select count(*)::int from ${ratings} where ${ratings.rateeId} = ${id} and ${ratings.by} = 'buyer')`,
+});
 
 export function toAdvertisedItem(
   ad: typeof advertisements.$inferSelect,
@@ -67,7 +83,11 @@ const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 function prepareLists(db: Db) {
   const productsWhere = (filter: SQL) =>
     db
-      .select({ product: products, sellerStatus: users.userStatus })
+      .select({
+        product: products,
+        sellerStatus: users.userStatus,
+        sellerRating: ratingOf(users.id),
+      })
       .from(products)
       .innerJoin(users, eq(users.email, products.sellerEmail))
       .where(and(filter, lt(products.seq, sql.placeholder('cursor'))))
@@ -121,7 +141,7 @@ async function listProducts(
     rows,
     query,
     (r) => r.product.seq,
-    (r) => toProduct(r.product, r.sellerStatus),
+    (r) => toProduct(r.product, r.sellerStatus, r.sellerRating),
   );
 }
 

@@ -42,16 +42,17 @@ export default contractRoutes((route, app) => {
     return pageAnswer(request, reply, await listOrders(app.db, caller.id, request.query));
   });
 
-  route('book', async (request) => {
-    await book(app.db, callerOf(request), request.body);
-    return { acknowledged: true };
-  });
+  route('book', async (request) => ({
+    acknowledged: true,
+    insertedId: await book(app.db, callerOf(request), request.body),
+  }));
 
   route('deleteOrder', async (request) => ({
     deletedCount: await cancelOrder(app.db, callerOf(request), request.query.id),
   }));
 
-  route('paymentOrder', async (request) =>
-    toOrder(await ownOrder(app.db, callerOf(request), request.params.id)),
-  );
+  route('paymentOrder', async (request) => {
+    const order = await ownOrder(app.db, callerOf(request), request.params.id);
+    return toOrder(order, (await findProduct(app.db, order.productId))?.status);
+  });
 });

@@ -7,9 +7,8 @@
 import { z } from 'zod';
 import { errorSchema } from '../../shared/api';
 import { DomainError } from '../domain/domain-error';
-import { orderToPay, ownOrder } from '../domain/order-process';
+import { orderToPay, ownOrder, type Sales } from '../domain/order-process';
 import { EmbeddedPaymentProvider } from '../payments/embedded-processor';
-import type { PaymentProvider } from '../payments/payment-provider';
 import { recordPayment, SoldMeanwhileError } from '../payments/record-payment';
 import { StripePaymentProvider } from '../payments/stripe-provider';
 import { callerOf } from '../plugins/auth';
@@ -27,7 +26,8 @@ const cardErrorSchema = z.object({
 
 const unavailable = { 503: errorSchema };
 
-export default contractRoutes<{ provider: PaymentProvider }>(async (route, app, { provider }) => {
+export default contractRoutes<{ sales: Sales }>(async (route, app, { sales }) => {
+  const { provider } = sales;
   route(
     'createPaymentIntent',
     { limit: { perMinute: 30 }, responses: unavailable },
@@ -46,7 +46,7 @@ export default contractRoutes<{ provider: PaymentProvider }>(async (route, app, 
   route('recordPayment', { responses: unavailable }, async (request) => {
     const order = await ownOrder(app.db, callerOf(request), request.body.orderId);
     return {
-      insertedId: await recordPayment(app.db, provider, request.body.transactionId, order.id),
+      insertedId: await recordPayment(sales, request.body.transactionId, order.id),
     };
   });
 
@@ -64,7 +64,7 @@ export default contractRoutes<{ provider: PaymentProvider }>(async (route, app, 
         if ('type' in result) return reply.code(402).send({ error: result });
         if (result.status === 'succeeded') {
           // Recorded here as well as by the client's call, so closing the browser loses nothing.
-          await recordPayment(app.db, provider, result.id).catch((err) => {
+          await recordPayment(sales, result.id).catch((err) => {
             if (!(err instanceof SoldMeanwhileError)) throw err;
           });
         }
@@ -72,7 +72,7 @@ export default contractRoutes<{ provider: PaymentProvider }>(async (route, app, 
         return {
           paymentIntent: {
             id: latest.id,
-            status: latest.status === 'refunded' ? 'succeeded' : latest.status,
+            status: latest.status,
             amount: latest.amountCents,
             currency: latest.currency,
           },
@@ -81,6 +81,6 @@ export default contractRoutes<{ provider: PaymentProvider }>(async (route, app, 
     );
   }
   if (provider instanceof StripePaymentProvider) {
-    await app.register(stripeWebhook, { provider });
+    await app.register(stripeWebhook, { sales, provider });
   }
 });

@@ -73,7 +73,7 @@ export function MyOrdersRoute() {
               <td {...cell(COLUMN.meetPoint)}>{o.location}</td>
               <td {...cell(COLUMN.number)}>{o.number}</td>
               <td {...cell(COLUMN.pay, 'action')}>
-                {can('order', o.status, 'pay') ? (
+                {can('order', o.stage, 'pay') && !o.soldElsewhere ? (
                   <Link to={`/dashboard/payment/${o._id}`} className="btn btn-primary btn-sm">
                     {TEXT.dashboard.pay}
                     <span className="sr-only"> for {o.productName}</span>
@@ -84,7 +84,7 @@ export function MyOrdersRoute() {
               </td>
               {/* A paid order is kept with its payment: it cannot be deleted, so no Delete. */}
               <td {...cell(COLUMN.action, 'action')}>
-                {can('order', o.status, 'cancel') && (
+                {can('order', o.stage, 'cancel') && (
                   <DeleteButton what={o.productName} onClick={() => deletion.ask(o._id)} />
                 )}
               </td>

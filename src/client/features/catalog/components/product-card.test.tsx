@@ -21,6 +21,7 @@ const product: Product = {
   categoryId: '02',
   userStatus: 'verified',
   status: 'available',
+  sellerRating: { average: null, count: 0 },
   specificatons: { ram: '12 GB', storage: '1 GTB', color: 'Green', battery: 5000 },
 };
 
