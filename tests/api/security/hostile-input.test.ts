@@ -287,6 +287,11 @@ beforeAll(async () => {
     transactionId: anyOf(['pi_000000000000000000000000', 'pi_x']),
     clientSecret: anyOf(['pi_1_secret_2']),
     password: anyOf(['Phone-Market1!', 'short']),
+    code: anyOf(['123456', '000000', '12345', '1234567']),
+    reason: anyOf(['The phone is locked', '']),
+    stars: anyOf([1, 5, 0, 6, 4.5]),
+    comment: anyOf(['As described', '']),
+    decision: anyOf(['refund', 'close', 'keep']),
   };
 });
 afterAll(() => t?.close());
@@ -415,6 +420,23 @@ describe('one poisoned field in an otherwise valid request', () => {
       expect(res.statusCode, res.body).toBe(200);
     }
     const booked = await db.select().from(orders).where(eq(orders.email, near.buyer.email));
+    // One of them paid, so the sale calls (handover, cancel) reach past the stage check.
+    const intent = await t.app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers: { authorization: `Bearer ${near.buyer.token}` },
+      payload: { orderId: booked[0]?.id, price: PRICE_CENTS / 100 },
+    });
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: '/api/test-payments/confirm',
+      payload: {
+        clientSecret: intent.json().clientSecret,
+        card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+        billingDetails: { name: 'Buyer', email: near.buyer.email },
+      },
+    });
+    expect(confirmed.json().paymentIntent?.status, confirmed.body).toBe('requires_capture');
     const one =
       <T>(...values: T[]) =>
       () =>
@@ -446,6 +468,11 @@ describe('one poisoned field in an otherwise valid request', () => {
       specificatons: one({ ram: '8 GB', storage: '128 GB', color: 'Black', battery: 4500 }),
       card: one({ number: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' }),
       billingDetails: one({ name: 'Buyer', email: 'buyer@test.example' }),
+      code: one('123456'),
+      reason: one('The phone is locked to another account'),
+      stars: one(4),
+      comment: one('As described'),
+      decision: one('refund', 'close'),
     };
   });
 
