@@ -59,7 +59,7 @@ describe('deleting accounts', () => {
     const unsold = await createProduct(t.database.db, record);
     const [paid] = await t.database.db
       .insert(orders)
-      .values(orderValues(buyer, sold.id, { status: 'paid' }))
+      .values(orderValues(buyer, sold.id, { status: 'paid', stage: 'completed' }))
       .returning();
     await t.database.db.insert(orders).values(orderValues(buyer, unsold.id));
     await t.database.db.insert(payments).values({
@@ -110,7 +110,7 @@ describe('deleting accounts', () => {
       .insert(orders)
       .values([
         orderValues(buyer, phone.id),
-        orderValues(buyer, crypto.randomUUID(), { status: 'paid' }),
+        orderValues(buyer, crypto.randomUUID(), { status: 'paid', stage: 'completed' }),
       ]);
     const record = (await recordOf(buyer.email)) as typeof users.$inferSelect;
     expect((await remove(record.id)).json()).toEqual({ deletedCount: 1 });

@@ -162,11 +162,17 @@ describe('orders', () => {
     });
     expect((await call('DELETE', `/api/order?id=${id}`, otherBuyer)).statusCode).toBe(403);
 
-    await t.database.db.update(orders).set({ status: 'paid' }).where(eq(orders.id, id));
+    await t.database.db
+      .update(orders)
+      .set({ status: 'paid', stage: 'paid' })
+      .where(eq(orders.id, id));
     const paid = await call('DELETE', `/api/order?id=${id}`, buyer);
     expect(paid.statusCode).toBe(409);
     expect(paid.json().message).toMatch(/paid/);
-    await t.database.db.update(orders).set({ status: 'unpaid' }).where(eq(orders.id, id));
+    await t.database.db
+      .update(orders)
+      .set({ status: 'unpaid', stage: 'booked' })
+      .where(eq(orders.id, id));
     expect((await call('DELETE', `/api/order?id=${id}`, buyer)).json()).toEqual({
       deletedCount: 1,
     });

@@ -269,7 +269,7 @@ describe("a seller's own products", () => {
       number: '1',
     };
     await t.database.db.insert(orders).values([
-      { ...order, status: 'paid' },
+      { ...order, status: 'paid', stage: 'completed' },
       { ...order, email: otherSeller.email, status: 'unpaid' },
     ]);
 

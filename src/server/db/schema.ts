@@ -176,6 +176,8 @@ export const orders = pgTable(
     index('orders_product_idx').on(t.productId),
     index('orders_hold_idx').on(t.holdExpiresAt).where(sql`${t.stage} = 'paid'`),
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid')`),
+    // The spec's status and the stage say the same about payment: unpaid exactly while booked.
+    check('orders_status_stage_check', sql`(${t.status} = 'unpaid') = (${t.stage} = 'booked')`),
     check(
       'orders_stage_check',
       sql`${t.stage} in ('booked', 'paid', 'completed', 'cancelled', 'expired', 'disputed', 'refunded')`,

@@ -52,5 +52,6 @@ CREATE INDEX "orders_seller_seq_idx" ON "orders" USING btree ("seller_id","seq" 
 CREATE INDEX "orders_hold_idx" ON "orders" USING btree ("hold_expires_at") WHERE "orders"."stage" = 'paid';--> statement-breakpoint
 CREATE INDEX "payments_unsettled_idx" ON "payments" USING btree ("seq") WHERE "payments"."money" in ('capturing', 'releasing', 'refunding');--> statement-breakpoint
 CREATE UNIQUE INDEX "orders_buyer_product_key" ON "orders" USING btree ("buyer_id","product_id") WHERE "orders"."stage" in ('booked', 'paid');--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_status_stage_check" CHECK (("orders"."status" = 'unpaid') = ("orders"."stage" = 'booked'));--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_stage_check" CHECK ("orders"."stage" in ('booked', 'paid', 'completed', 'cancelled', 'expired', 'disputed', 'refunded'));--> statement-breakpoint
 ALTER TABLE "payments" ADD CONSTRAINT "payments_money_check" CHECK ("payments"."money" in ('held', 'capturing', 'captured', 'releasing', 'released', 'refunding', 'refunded'));
