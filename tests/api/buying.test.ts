@@ -91,7 +91,7 @@ describe('booking', () => {
       email: otherBuyer.email,
       productName: 'Forged',
     });
-    expect(res.json()).toEqual({ acknowledged: true });
+    expect(res.json()).toEqual({ acknowledged: true, insertedId: expect.any(String) });
     const mine = (await call('GET', `/api/order?email=${buyer.email}`, buyer)).json();
     expect(
       orderSchema.parse(mine.find((o: { productId: string }) => o.productId === p.id)),
