@@ -1,6 +1,7 @@
 /**
  * Stripe as the card provider, tested at its boundary: Stripe's SDK talks to a local double that
  * answers as Stripe's API documents, and webhook calls are signed with the SDK's test helper.
+ * The sale after the payment (capture, cancel, expiry, refund) is in stripe-sale.test.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -27,7 +28,9 @@ let seller: Account;
 const { phone, bookedOrder, intentFor, recordCall } = buyingCalls(() => ({ t, seller }));
 
 beforeAll(async () => {
-  stripe = await startStripeDouble(KEYS.STRIPE_SECRET_KEY);
+  stripe = await startStripeDouble(KEYS.STRIPE_SECRET_KEY, {
+    webhookSecret: KEYS.STRIPE_WEBHOOK_SECRET,
+  });
   t = await buildTestApp({ ...KEYS, STRIPE_API_URL: stripe.url });
   seller = await createAccount(t.app, 'seller');
 });
@@ -59,13 +62,12 @@ const webhook = (payload: string, signature?: string) =>
     payload,
   });
 
-const succeededEvent = (intentId: string) =>
-  JSON.stringify({
-    id: `evt_${intentId}`,
-    object: 'event',
-    type: 'payment_intent.succeeded',
-    data: { object: stripe.intents.get(intentId) },
-  });
+/** Stripe's event for an authorised intent (the money held), as the double sent it. */
+const heldEvent = (intentId: string) => {
+  const event = stripe.eventsOf(intentId, 'payment_intent.amount_capturable_updated').at(-1);
+  if (!event) throw new Error(`no event of ${intentId} being authorised`);
+  return JSON.stringify(event);
+};
 
 const signed = (payload: string, secret = KEYS.STRIPE_WEBHOOK_SECRET) =>
   signer.generateTestHeaderString({ payload, secret });
@@ -95,11 +97,12 @@ describe('Stripe as the card provider', () => {
     expect(res.statusCode).toBe(404);
   });
 
-  it("creates the PaymentIntent for the order's price in dollars' cents, with the order in its metadata", async () => {
+  it("creates the PaymentIntent for the order's price in dollars' cents, to be captured later, with the order in its metadata", async () => {
     const { order, intentId, buyer } = await orderWithIntent();
     expect(stripe.intents.get(intentId)).toMatchObject({
       amount: PRICE_CENTS,
       currency: 'usd',
+      capture_method: 'manual',
       metadata: { orderId: order.id },
       receipt_email: buyer.email,
     });
@@ -114,7 +117,7 @@ describe('Stripe as the card provider', () => {
     expect(stripe.requests.length).toBe(before);
   });
 
-  it('records a confirmed payment once, marks the order paid and the phone sold', async () => {
+  it('records a confirmed payment once as money held, marks the order paid and the phone sold', async () => {
     const { buyer, order, intentId, product } = await orderWithIntent();
     const early = await recordCall(buyer, intentId, order.id);
     expect(early.statusCode).toBe(400);
@@ -132,7 +135,8 @@ describe('Stripe as the card provider', () => {
       .select()
       .from(payments)
       .where(eq(payments.transactionId, intentId));
-    expect(recorded.map((r) => r.priceCents)).toEqual([PRICE_CENTS]);
+    expect(recorded.map((r) => [r.priceCents, r.money])).toEqual([[PRICE_CENTS, 'held']]);
+    expect(stripe.intents.get(intentId)?.status).toBe('requires_capture');
   });
 
   it("lets nobody record another buyer's payment, nor one intent for another order", async () => {
@@ -172,7 +176,7 @@ describe("Stripe's webhook", () => {
   it('records the payment when the browser closed before its record call, once however often Stripe retries', async () => {
     const { order, intentId } = await orderWithIntent();
     await stripe.confirm(intentId);
-    const payload = succeededEvent(intentId);
+    const payload = heldEvent(intentId);
     for (let i = 0; i < 3; i++) {
       const res = await webhook(payload, signed(payload));
       expect(res.statusCode).toBe(200);
@@ -183,7 +187,7 @@ describe("Stripe's webhook", () => {
       .select()
       .from(payments)
       .where(eq(payments.transactionId, intentId));
-    expect(recorded).toHaveLength(1);
+    expect(recorded.map((r) => r.money)).toEqual(['held']);
   });
 
   it.each([
@@ -194,7 +198,7 @@ describe("Stripe's webhook", () => {
   ])('refuses a call with %s and records nothing', async (_, signatureOf) => {
     const { order, intentId } = await orderWithIntent();
     await stripe.confirm(intentId);
-    const payload = succeededEvent(intentId);
+    const payload = heldEvent(intentId);
     const res = await webhook(payload, signatureOf(payload));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/stripe-signature/);
@@ -209,16 +213,25 @@ describe("Stripe's webhook", () => {
       data: { object: { id: 'cus_1' } },
     });
     expect((await webhook(other, signed(other))).statusCode).toBe(200);
-    const foreign = JSON.stringify({
-      id: 'evt_foreign',
-      object: 'event',
-      type: 'payment_intent.succeeded',
-      data: { object: { id: 'pi_notours' } },
-    });
-    expect((await webhook(foreign, signed(foreign))).statusCode).toBe(200);
+    for (const [type, object] of [
+      ['payment_intent.succeeded', { object: 'payment_intent', id: 'pi_notours' }],
+      ['payment_intent.amount_capturable_updated', { object: 'payment_intent', id: 'pi_notours' }],
+      ['payment_intent.canceled', { object: 'payment_intent', id: 'pi_notours' }],
+      ['charge.refunded', { object: 'charge', id: 'ch_notours', payment_intent: 'pi_notours' }],
+      ['charge.refunded', { object: 'charge', id: 'ch_nointent', payment_intent: null }],
+      ['payment_intent.canceled', { object: 'payment_intent', id: '../v1/refunds' }],
+    ] as const) {
+      const foreign = JSON.stringify({
+        id: 'evt_foreign',
+        object: 'event',
+        type,
+        data: { object },
+      });
+      expect((await webhook(foreign, signed(foreign))).statusCode).toBe(200);
+    }
   });
 
-  it('refunds the second buyer when the webhook and a record call race for one phone', async () => {
+  it("releases the second buyer's hold when the webhook and a record call race for one phone", async () => {
     const p = await phone();
     const buyers = await Promise.all([createAccount(t.app, 'user'), createAccount(t.app, 'user')]);
     const [first, second] = await Promise.all(buyers.map((b) => bookedOrder(b, p.id)));
@@ -231,7 +244,7 @@ describe("Stripe's webhook", () => {
         return id;
       }),
     );
-    const payload = succeededEvent(ids[1] as string);
+    const payload = heldEvent(ids[1] as string);
     const [viaClient, viaWebhook] = await Promise.all([
       recordCall(buyers[0] as Account, ids[0] as string, first?.id as string),
       webhook(payload, signed(payload)),
@@ -243,12 +256,13 @@ describe("Stripe's webhook", () => {
     const loser = ids.find((id) => id !== winner) as string;
     if (winner === ids[0]) expect(viaClient.statusCode).toBe(200);
     else expect(viaClient.statusCode).toBe(409);
-    const charge = stripe.charges.get(stripe.intents.get(loser)?.latest_charge as string);
-    expect(charge).toMatchObject({ refunded: true, amount_refunded: PRICE_CENTS });
-    const refundCall = stripe.requests.find(
-      (r) => r.path === '/v1/refunds' && r.form.payment_intent === loser,
+    expect(stripe.intents.get(loser)?.status).toBe('canceled');
+    expect(stripe.ran('cancel', loser)).toBe(1);
+    const cancelCall = stripe.requests.find(
+      (r) => r.path === `/v1/payment_intents/${loser}/cancel`,
     );
-    expect(refundCall?.idempotencyKey).toBe(`refund-${loser}`);
+    expect(cancelCall?.idempotencyKey).toBe(`cancel-${loser}`);
+    expect(stripe.intents.get(winner as string)?.status).toBe('requires_capture');
   });
 });
 
@@ -310,10 +324,25 @@ const untrusted: [string, () => Promise<Untrusted>][] = [
     },
   ],
   [
-    'was refunded before anything recorded it',
+    "was cancelled in Stripe's dashboard before anything recorded it",
     async () => {
       const { buyer, order, product, intentId } = await orderWithIntent();
       expect((await stripe.confirm(intentId)).status).toBe(200);
+      expect((await stripe.cancel(intentId)).status).toBe(200);
+      return {
+        intentId,
+        claimedOrderId: order.id,
+        untouched: [{ order, productId: product.id }],
+        recorder: { buyer, orderId: order.id },
+      };
+    },
+  ],
+  [
+    "was captured and refunded in Stripe's dashboard before anything recorded it",
+    async () => {
+      const { buyer, order, product, intentId } = await orderWithIntent();
+      expect((await stripe.confirm(intentId)).status).toBe(200);
+      expect((await stripe.capture(intentId)).status).toBe(200);
       await stripe.refund(intentId);
       return {
         intentId,
@@ -358,7 +387,8 @@ async function expectNothingChanged(
     await t.database.db.select().from(payments).where(eq(payments.transactionId, intentId)),
   ).toEqual([]);
   const since = stripe.requests.slice(before.stripeCalls);
-  expect(since.filter((r) => r.path === '/v1/refunds')).toEqual([]);
+  // No money moved: no capture, cancel or refund was asked for.
+  expect(since.filter((r) => r.method === 'POST')).toEqual([]);
   // Only Stripe's own answer counted: the intent was asked for by its id.
   expect(
     since.some((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intentId}`),
@@ -367,29 +397,35 @@ async function expectNothingChanged(
 
 describe('an intent Stripe does not vouch for', () => {
   it.each(untrusted)(
-    'a signed payment_intent.succeeded for an intent that %s is acknowledged and changes nothing',
+    'a signed event that says the money of an intent that %s is held or captured is acknowledged and changes nothing',
     async (_, make) => {
       const made = await make();
-      // The event's own object claims all is well: only Stripe's answer to our retrieve counts.
-      const payload = JSON.stringify({
-        id: `evt_${made.intentId}`,
-        object: 'event',
-        type: 'payment_intent.succeeded',
-        data: {
-          object: {
-            id: made.intentId,
-            object: 'payment_intent',
-            status: 'succeeded',
-            amount: PRICE_CENTS,
-            currency: 'usd',
-            metadata: { orderId: made.claimedOrderId },
-          },
-        },
-      });
       const before = await stateNow();
-      const res = await webhook(payload, signed(payload));
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ received: true });
+      for (const [type, status] of [
+        ['payment_intent.amount_capturable_updated', 'requires_capture'],
+        ['payment_intent.succeeded', 'succeeded'],
+      ]) {
+        // The event's own object claims all is well: only Stripe's answer to our retrieve counts.
+        const payload = JSON.stringify({
+          id: `evt_${made.intentId}`,
+          object: 'event',
+          type,
+          data: {
+            object: {
+              id: made.intentId,
+              object: 'payment_intent',
+              status,
+              amount: PRICE_CENTS,
+              amount_capturable: status === 'requires_capture' ? PRICE_CENTS : 0,
+              currency: 'usd',
+              metadata: { orderId: made.claimedOrderId },
+            },
+          },
+        });
+        const res = await webhook(payload, signed(payload));
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ received: true });
+      }
       await expectNothingChanged(before, made);
     },
   );

@@ -1,39 +1,89 @@
 /**
- * A local stand-in for the part of Stripe's API we use, answering as its reference documents:
- * PaymentIntents (create, retrieve with `expand[]=latest_charge`, update, confirm with a test
- * payment method), refunds, bearer-key authentication and `{ error: { type, code, message } }` errors.
- * Confirming stands for what Stripe.js does in the buyer's browser.
+ * A local stand-in for the part of Stripe's API we use, answering as its reference documents
+ * (API version 2025-03-31 and later): PaymentIntents (create, retrieve with
+ * `expand[]=latest_charge`, update, confirm with a test payment method, capture, cancel), refunds,
+ * bearer-key authentication, `{ error: { type, code, message } }` errors, and idempotency keys
+ * (the first answer of an endpoint that began executing is saved and replayed for the same key
+ * and parameters; other parameters under the same key are refused). Confirming stands for what
+ * Stripe.js does in the buyer's browser.
+ *
+ * Manual capture as Stripe does it: confirming an intent made with `capture_method=manual`
+ * authorises the card (`requires_capture`, `amount_capturable`); capturing takes the money
+ * (`succeeded`); cancelling lets the hold go (`canceled`; since 2025-03-31 the charge is not
+ * marked refunded); Stripe cancels an uncaptured intent itself when the authorisation runs out
+ * (`cancellation_reason: 'expired'`). A step on an intent in another state is refused with
+ * `payment_intent_unexpected_state`, the intent in the error.
+ *
+ * Every change is also an event (`events`), as Stripe would send to a webhook endpoint; `signed`
+ * signs one with the endpoint's secret, as Stripe does, and the test delivers it when it likes
+ * (Stripe delivers late, twice or out of order as well).
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+type IntentStatus = 'requires_payment_method' | 'requires_capture' | 'succeeded' | 'canceled';
 type Intent = {
   id: string;
   object: 'payment_intent';
   amount: number;
+  amount_capturable: number;
+  amount_received: number;
+  capture_method: 'automatic' | 'automatic_async' | 'manual';
   currency: string;
-  status: 'requires_payment_method' | 'succeeded';
+  status: IntentStatus;
   client_secret: string;
   metadata: Record<string, string>;
   receipt_email: string | null;
   latest_charge: string | null;
   last_payment_error: unknown;
+  canceled_at: number | null;
+  cancellation_reason: string | null;
+  created: number;
+  livemode: false;
 };
 type Charge = {
   id: string;
   object: 'charge';
   amount: number;
+  amount_captured: number;
   amount_refunded: number;
+  captured: boolean;
   refunded: boolean;
+  paid: boolean;
+  status: 'succeeded';
+  currency: string;
   payment_intent: string;
+  created: number;
+};
+export type StripeEvent = {
+  id: string;
+  object: 'event';
+  api_version: string;
+  created: number;
+  type: string;
+  data: { object: Record<string, unknown> };
+  livemode: false;
+  pending_webhooks: number;
+  request: { id: string | null; idempotency_key: string | null };
 };
 export type RecordedRequest = {
   method: string;
   path: string;
   form: Record<string, string>;
   idempotencyKey?: string;
+  /** The answer's status; 0 when the connection was cut before an answer. */
+  status: number;
+  /** Answered from the idempotency key's saved answer: nothing ran again. */
+  replayed: boolean;
 };
+/** A money step Stripe actually ran (a replayed answer is not one). */
+export type Step = {
+  action: 'confirm' | 'capture' | 'cancel' | 'refund' | 'expire';
+  intent: string;
+};
+
+const API_VERSION = '2026-10-28.endive';
 
 /** Stripe's test payment methods: what confirming with each one does. */
 const DECLINES: Record<string, { code: string; decline_code?: string; message: string }> = {
@@ -49,167 +99,401 @@ const DECLINES: Record<string, { code: string; decline_code?: string; message: s
   },
 };
 
+/** The statuses each step may start from, as Stripe's reference lists them. */
+const STEP_FROM: Record<'confirm' | 'capture' | 'cancel', readonly string[]> = {
+  confirm: ['requires_payment_method', 'requires_confirmation'],
+  capture: ['requires_capture'],
+  cancel: [
+    'requires_payment_method',
+    'requires_capture',
+    'requires_confirmation',
+    'requires_action',
+    'processing',
+  ],
+};
+/** Errors of a call refused before its endpoint ran: Stripe saves no answer for its key. */
+const NOT_EXECUTED = new Set([
+  'resource_missing',
+  'amount_too_small',
+  'amount_too_large',
+  'parameter_invalid_string',
+]);
+const STEP_WORDS = { confirm: 'confirmed', capture: 'captured', cancel: 'canceled' } as const;
+
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+const now = () => Math.floor(Date.now() / 1000);
 
 /** `a[b]=1&c[0]=x` as Stripe's SDK encodes it, flattened to `{ 'a[b]': '1', 'c[0]': 'x' }`. */
 function formOf(text: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(text));
 }
 
-export async function startStripeDouble(secretKey: string) {
+/** The header Stripe signs a webhook call with: `t=<time>,v1=<HMAC-SHA256 of "t.payload">`. */
+export function stripeSignature(payload: string, secret: string, time = now()): string {
+  const v1 = createHmac('sha256', secret).update(`${time}.${payload}`).digest('hex');
+  return `t=${time},v1=${v1}`;
+}
+
+type Answer = { status: number; body: unknown };
+type Saved = Answer & { signature: string; requestId: string };
+
+export async function startStripeDouble(
+  secretKey: string,
+  { webhookSecret = 'whsec_localdouble' }: { webhookSecret?: string } = {},
+) {
   const intents = new Map<string, Intent>();
   const charges = new Map<string, Charge>();
   const requests: RecordedRequest[] = [];
-  /** When set, every call answers 500 as Stripe does when it has trouble of its own. */
+  const events: StripeEvent[] = [];
+  const steps: Step[] = [];
+  /** Answers saved per idempotency key (Stripe keeps them 24 hours; a test run is shorter). */
+  const saved = new Map<string, Saved>();
+  /** Stripe's trouble before any endpoint runs: every call answers 500 and nothing is saved. */
   let failing = false;
+  /** The network after Stripe: every call runs (and is saved), its answer never arrives. */
+  let losingAnswers = false;
 
-  const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
-    res.end(JSON.stringify(body));
-  };
-  const invalid = (res: ServerResponse, status: number, code: string, message: string) =>
-    send(res, status, { error: { type: 'invalid_request_error', code, message } });
+  const invalid = (status: number, code: string, message: string, extra = {}): Answer => ({
+    status,
+    body: { error: { type: 'invalid_request_error', code, message, ...extra } },
+  });
   const view = (intent: Intent, expand: string[]) => ({
     ...intent,
     latest_charge:
       intent.latest_charge && expand.includes('latest_charge')
-        ? charges.get(intent.latest_charge)
+        ? { ...charges.get(intent.latest_charge) }
         : intent.latest_charge,
   });
-
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://stripe.test');
-    let text = '';
-    for await (const chunk of req) text += chunk;
-    const form = { ...formOf(url.search.slice(1)), ...formOf(text) };
-    const key = req.headers['idempotency-key'];
-    requests.push({
-      method: req.method ?? '',
-      path: url.pathname,
-      form,
-      idempotencyKey: typeof key === 'string' ? key : undefined,
+  /** An event of the change just made, carrying a copy of the object as it is now. */
+  const emit = (type: string, object: Intent | Charge | Record<string, unknown>, key?: string) => {
+    events.push({
+      id: id('evt'),
+      object: 'event',
+      api_version: API_VERSION,
+      created: now(),
+      type,
+      data: { object: structuredClone(object) as Record<string, unknown> },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: key === undefined ? null : id('req'), idempotency_key: key ?? null },
     });
-    if (req.headers.authorization !== `Bearer ${secretKey}`) {
-      return send(res, 401, {
-        error: { type: 'invalid_request_error', message: 'Invalid API Key provided' },
-      });
+  };
+  const unexpectedState = (intent: Intent, step: keyof typeof STEP_FROM) =>
+    invalid(
+      400,
+      'payment_intent_unexpected_state',
+      `This PaymentIntent could not be ${STEP_WORDS[step]} because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be ${STEP_WORDS[step]}: ${STEP_FROM[step].join(', ')}.`,
+      { payment_intent: view(intent, []) },
+    );
+
+  /** Stripe's own cancellation of an intent: by a call, the dashboard, or the hold running out. */
+  function cancelIntent(intent: Intent, reason: string | null, key?: string) {
+    const charge = intent.latest_charge ? charges.get(intent.latest_charge) : undefined;
+    Object.assign(intent, {
+      status: 'canceled',
+      amount_capturable: 0,
+      canceled_at: now(),
+      cancellation_reason: reason,
+    });
+    steps.push({ action: reason === 'expired' ? 'expire' : 'cancel', intent: intent.id });
+    // Since 2025-03-31 a released authorisation is no refund: the charge stays unrefunded.
+    if (charge && reason === 'expired') emit('charge.expired', charge, key);
+    emit('payment_intent.canceled', intent, key);
+  }
+
+  function createIntent(form: Record<string, string>): Answer {
+    const amount = Number(form.amount);
+    if (!Number.isInteger(amount) || amount < 50) {
+      return invalid(400, 'amount_too_small', 'Amount must be at least $0.50 usd');
     }
-    if (failing) {
-      return send(res, 500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+    const captureMethod = form.capture_method ?? 'automatic_async';
+    if (!['automatic', 'automatic_async', 'manual'].includes(captureMethod)) {
+      return invalid(400, 'parameter_invalid_string', 'Invalid capture_method');
     }
+    const intentId = id('pi');
+    const intent: Intent = {
+      id: intentId,
+      object: 'payment_intent',
+      amount,
+      amount_capturable: 0,
+      amount_received: 0,
+      capture_method: captureMethod as Intent['capture_method'],
+      currency: form.currency ?? 'usd',
+      status: 'requires_payment_method',
+      client_secret: `${intentId}_secret_${randomBytes(12).toString('hex')}`,
+      metadata: Object.fromEntries(
+        Object.entries(form)
+          .filter(([k]) => k.startsWith('metadata['))
+          .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
+      ),
+      receipt_email: form.receipt_email ?? null,
+      latest_charge: null,
+      last_payment_error: null,
+      canceled_at: null,
+      cancellation_reason: null,
+      created: now(),
+      livemode: false,
+    };
+    intents.set(intentId, intent);
+    return { status: 200, body: intent };
+  }
+
+  function confirm(intent: Intent, form: Record<string, string>, key?: string): Answer {
+    if (!STEP_FROM.confirm.includes(intent.status)) return unexpectedState(intent, 'confirm');
+    const decline = DECLINES[form.payment_method ?? ''];
+    if (decline) {
+      intent.last_payment_error = { type: 'card_error', ...decline };
+      emit('payment_intent.payment_failed', intent, key);
+      return { status: 402, body: { error: { type: 'card_error', ...decline } } };
+    }
+    const manual = intent.capture_method === 'manual';
+    const charge: Charge = {
+      id: id('ch'),
+      object: 'charge',
+      amount: intent.amount,
+      amount_captured: manual ? 0 : intent.amount,
+      amount_refunded: 0,
+      captured: !manual,
+      refunded: false,
+      paid: true,
+      status: 'succeeded',
+      currency: intent.currency,
+      payment_intent: intent.id,
+      created: now(),
+    };
+    charges.set(charge.id, charge);
+    Object.assign(intent, {
+      latest_charge: charge.id,
+      last_payment_error: null,
+      ...(manual
+        ? { status: 'requires_capture', amount_capturable: intent.amount }
+        : { status: 'succeeded', amount_received: intent.amount }),
+    });
+    steps.push({ action: 'confirm', intent: intent.id });
+    emit('charge.succeeded', charge, key);
+    emit(
+      manual ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded',
+      intent,
+      key,
+    );
+    return { status: 200, body: intent };
+  }
+
+  function capture(intent: Intent, form: Record<string, string>, key?: string): Answer {
+    if (!STEP_FROM.capture.includes(intent.status)) return unexpectedState(intent, 'capture');
+    const amount =
+      form.amount_to_capture === undefined
+        ? intent.amount_capturable
+        : Number(form.amount_to_capture);
+    if (!Number.isInteger(amount) || amount < 1 || amount > intent.amount_capturable) {
+      return invalid(
+        400,
+        'amount_too_large',
+        'The amount to capture must be at most the amount capturable.',
+      );
+    }
+    const charge = charges.get(intent.latest_charge as string) as Charge;
+    Object.assign(charge, { captured: true, amount_captured: amount });
+    Object.assign(intent, { status: 'succeeded', amount_capturable: 0, amount_received: amount });
+    steps.push({ action: 'capture', intent: intent.id });
+    emit('charge.captured', charge, key);
+    emit('payment_intent.succeeded', intent, key);
+    return { status: 200, body: intent };
+  }
+
+  function cancel(intent: Intent, form: Record<string, string>, key?: string): Answer {
+    if (!STEP_FROM.cancel.includes(intent.status)) return unexpectedState(intent, 'cancel');
+    cancelIntent(intent, form.cancellation_reason ?? null, key);
+    return { status: 200, body: intent };
+  }
+
+  function refund(form: Record<string, string>, key?: string): Answer {
+    const intent = intents.get(form.payment_intent ?? '');
+    if (!intent) {
+      return invalid(
+        400,
+        'resource_missing',
+        `No such payment_intent: '${form.payment_intent ?? ''}'`,
+      );
+    }
+    const charge = intent.latest_charge ? charges.get(intent.latest_charge) : undefined;
+    if (intent.status !== 'succeeded' || !charge?.captured) {
+      return invalid(
+        400,
+        'payment_intent_unexpected_state',
+        `This PaymentIntent could not be refunded because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be refunded: succeeded.`,
+        { payment_intent: view(intent, []) },
+      );
+    }
+    const left = charge.amount_captured - charge.amount_refunded;
+    if (left === 0) {
+      return invalid(
+        400,
+        'charge_already_refunded',
+        `Charge ${charge.id} has already been refunded.`,
+      );
+    }
+    const amount = form.amount === undefined ? left : Number(form.amount);
+    if (!Number.isInteger(amount) || amount < 1 || amount > left) {
+      return invalid(
+        400,
+        'amount_too_large',
+        `Refund amount ($${amount / 100}) is greater than unrefunded amount on charge ($${left / 100})`,
+      );
+    }
+    charge.amount_refunded += amount;
+    charge.refunded = charge.amount_refunded === charge.amount_captured;
+    steps.push({ action: 'refund', intent: intent.id });
+    const made = {
+      id: id('re'),
+      object: 'refund',
+      amount,
+      currency: charge.currency,
+      status: 'succeeded',
+      payment_intent: intent.id,
+      charge: charge.id,
+      created: now(),
+    };
+    emit('refund.created', made, key);
+    emit('charge.refunded', charge, key);
+    return { status: 200, body: made };
+  }
+
+  /** What an authenticated call does; `key` is its idempotency key when it has one. */
+  function run(
+    method: string,
+    path: string,
+    form: Record<string, string>,
+    key: string | undefined,
+  ): Answer {
     const expand = Object.entries(form)
       .filter(([k]) => k.startsWith('expand['))
       .map(([, v]) => v);
-    const [, version, resource, objectId, action] = url.pathname.split('/');
-    if (version !== 'v1') return invalid(res, 404, 'resource_missing', 'Unrecognized request URL');
-
-    if (resource === 'payment_intents' && req.method === 'POST' && !objectId) {
-      const amount = Number(form.amount);
-      if (!Number.isInteger(amount) || amount < 50) {
-        return invalid(res, 400, 'amount_too_small', 'Amount must be at least $0.50 usd');
-      }
-      const intentId = id('pi');
-      const intent: Intent = {
-        id: intentId,
-        object: 'payment_intent',
-        amount,
-        currency: form.currency ?? 'usd',
-        status: 'requires_payment_method',
-        client_secret: `${intentId}_secret_${randomBytes(12).toString('hex')}`,
-        metadata: Object.fromEntries(
-          Object.entries(form)
-            .filter(([k]) => k.startsWith('metadata['))
-            .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
-        ),
-        receipt_email: form.receipt_email ?? null,
-        latest_charge: null,
-        last_payment_error: null,
-      };
-      intents.set(intentId, intent);
-      return send(res, 200, view(intent, expand));
+    const [, version, resource, objectId, action] = path.split('/');
+    if (version !== 'v1') return invalid(404, 'resource_missing', 'Unrecognized request URL');
+    if (resource === 'payment_intents' && method === 'POST' && !objectId) {
+      return createIntent(form);
     }
     if (resource === 'payment_intents' && objectId) {
       const intent = intents.get(objectId);
       if (!intent) {
-        return invalid(res, 404, 'resource_missing', `No such payment_intent: '${objectId}'`);
+        return invalid(404, 'resource_missing', `No such payment_intent: '${objectId}'`);
       }
-      if (req.method === 'GET' && !action) return send(res, 200, view(intent, expand));
-      if (req.method === 'POST' && !action) {
+      if (method === 'GET' && !action) return { status: 200, body: view(intent, expand) };
+      if (method === 'POST' && !action) {
         // Update: the amount while unpaid; metadata keys merge into what is there.
-        if (form.amount !== undefined && intent.status === 'succeeded') {
+        if (form.amount !== undefined && !STEP_FROM.confirm.includes(intent.status)) {
           return invalid(
-            res,
             400,
             'payment_intent_unexpected_state',
-            'You cannot update the amount of a PaymentIntent that has succeeded.',
+            `You cannot update the amount of a PaymentIntent with a status of ${intent.status}.`,
           );
         }
         if (form.amount !== undefined) intent.amount = Number(form.amount);
         for (const [k, v] of Object.entries(form)) {
           if (k.startsWith('metadata[')) intent.metadata[k.slice('metadata['.length, -1)] = v;
         }
-        return send(res, 200, view(intent, expand));
+        return { status: 200, body: view(intent, expand) };
       }
-      if (req.method === 'POST' && action === 'confirm') {
-        if (intent.status === 'succeeded') {
-          return invalid(
-            res,
-            400,
-            'payment_intent_unexpected_state',
-            'This PaymentIntent has already succeeded.',
-          );
-        }
-        const decline = DECLINES[form.payment_method ?? ''];
-        if (decline) {
-          intent.last_payment_error = { type: 'card_error', ...decline };
-          return send(res, 402, { error: { type: 'card_error', ...decline } });
-        }
-        const charge: Charge = {
-          id: id('ch'),
-          object: 'charge',
-          amount: intent.amount,
-          amount_refunded: 0,
-          refunded: false,
-          payment_intent: intent.id,
-        };
-        charges.set(charge.id, charge);
-        Object.assign(intent, { status: 'succeeded', latest_charge: charge.id });
-        return send(res, 200, view(intent, expand));
+      const answer =
+        method === 'POST' && action === 'confirm'
+          ? confirm(intent, form, key)
+          : method === 'POST' && action === 'capture'
+            ? capture(intent, form, key)
+            : method === 'POST' && action === 'cancel'
+              ? cancel(intent, form, key)
+              : undefined;
+      if (answer) {
+        return answer.status === 200 ? { ...answer, body: view(intent, expand) } : answer;
       }
     }
-    if (resource === 'refunds' && req.method === 'POST' && !objectId) {
-      const intent = intents.get(form.payment_intent ?? '');
-      const charge = intent?.latest_charge ? charges.get(intent.latest_charge) : undefined;
-      if (!intent || !charge) {
-        return invalid(res, 400, 'resource_missing', 'This PaymentIntent has no charge to refund.');
+    if (resource === 'refunds' && method === 'POST' && !objectId) return refund(form, key);
+    return invalid(404, 'resource_missing', 'Unrecognized request URL');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://stripe.test');
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    const form = { ...formOf(url.search.slice(1)), ...formOf(text) };
+    const header = req.headers['idempotency-key'];
+    const key = typeof header === 'string' ? header : undefined;
+    const method = req.method ?? '';
+    const recorded: RecordedRequest = {
+      method,
+      path: url.pathname,
+      form,
+      idempotencyKey: key,
+      status: 0,
+      replayed: false,
+    };
+    requests.push(recorded);
+    const send = (answer: Answer, headers: Record<string, string> = {}) => {
+      recorded.status = answer.status;
+      if (losingAnswers) {
+        recorded.status = 0;
+        res.socket?.destroy();
+        return;
       }
-      if (charge.refunded) {
-        return invalid(
-          res,
-          400,
-          'charge_already_refunded',
-          `Charge ${charge.id} has already been refunded.`,
-        );
-      }
-      Object.assign(charge, { refunded: true, amount_refunded: charge.amount });
-      return send(res, 200, {
-        id: id('re'),
-        object: 'refund',
-        amount: charge.amount,
-        status: 'succeeded',
-        payment_intent: intent.id,
-        charge: charge.id,
+      res.writeHead(answer.status, {
+        'content-type': 'application/json',
+        'request-id': id('req'),
+        ...(key ? { 'idempotency-key': key } : {}),
+        ...headers,
+      });
+      res.end(JSON.stringify(answer.body));
+    };
+
+    if (req.headers.authorization !== `Bearer ${secretKey}`) {
+      return send({
+        status: 401,
+        body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } },
       });
     }
-    return invalid(res, 404, 'resource_missing', 'Unrecognized request URL');
+    if (failing) {
+      return send({
+        status: 500,
+        body: { error: { type: 'api_error', message: 'An unknown error occurred' } },
+      });
+    }
+    // Idempotency applies to POSTs: a key's saved answer comes back for the same call.
+    if (key && method === 'POST') {
+      const signature = JSON.stringify([method, url.pathname, form]);
+      const first = saved.get(key);
+      if (first && first.signature !== signature) {
+        return send({
+          status: 400,
+          body: {
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            },
+          },
+        });
+      }
+      if (first) {
+        recorded.replayed = true;
+        return send(first, { 'idempotent-replayed': 'true', 'original-request': first.requestId });
+      }
+      const answer = run(method, url.pathname, form, key);
+      // Saved once the endpoint began executing: a refused parameter or object is not.
+      const code = (answer.body as { error?: { code?: string } }).error?.code ?? '';
+      if (!NOT_EXECUTED.has(code)) saved.set(key, { ...answer, signature, requestId: id('req') });
+      return send(answer);
+    }
+    return send(run(method, url.pathname, form, key));
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((err) => send(res, 500, { error: { message: String(err) } }));
+    handle(req, res).catch((err) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'api_error', message: String(err) } }));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const postWithKey = async (path: string, form: Record<string, string>) => {
+  /** A call made with our secret key, as the dashboard or another integration could make it. */
+  const post = async (path: string, form: Record<string, string> = {}) => {
     const res = await fetch(`http://127.0.0.1:${port}${path}`, {
       method: 'POST',
       headers: {
@@ -218,36 +502,68 @@ export async function startStripeDouble(secretKey: string) {
       },
       body: new URLSearchParams(form),
     });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const postOk = async (path: string, form: Record<string, string> = {}) => {
+    const answer = await post(path, form);
+    if (answer.status !== 200)
+      throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
   };
   return {
     url: `http://127.0.0.1:${port}`,
     intents,
     charges,
     requests,
+    events,
+    steps,
     setFailing: (value: boolean) => {
       failing = value;
+    },
+    /** While on, Stripe does every call it gets, but the answers are lost on the way back. */
+    setLosingAnswers: (value: boolean) => {
+      losingAnswers = value;
+    },
+    /** How many times Stripe ran `action` on the intent (replayed answers are not runs). */
+    ran: (action: Step['action'], intentId: string) =>
+      steps.filter((s) => s.action === action && s.intent === intentId).length,
+    /** The events about an intent (its own, and its charge's), oldest first. */
+    eventsOf: (intentId: string, type?: string) =>
+      events.filter(
+        (e) =>
+          (e.data.object.id === intentId || e.data.object.payment_intent === intentId) &&
+          (type === undefined || e.type === type),
+      ),
+    /** The event as Stripe posts it to the webhook endpoint: its bytes and their signature. */
+    signed: (event: StripeEvent, secret = webhookSecret) => {
+      const payload = JSON.stringify(event, null, 2);
+      return { payload, signature: stripeSignature(payload, secret) };
     },
     /**
      * Stripe's update call made with our secret key, as the dashboard or another integration on
      * the same account could: `{ amount: '100' }`, `{ 'metadata[orderId]': '…' }`.
      */
     update: (intentId: string, form: Record<string, string>) =>
-      postWithKey(`/v1/payment_intents/${intentId}`, form),
+      postOk(`/v1/payment_intents/${intentId}`, form),
     /** A whole refund made with our secret key, as the dashboard's Refund button does. */
-    refund: (intentId: string) => postWithKey('/v1/refunds', { payment_intent: intentId }),
-    /** What Stripe.js does in the browser when the buyer presses Pay. */
-    async confirm(intentId: string, paymentMethod = 'pm_card_visa') {
-      const res = await fetch(`http://127.0.0.1:${port}/v1/payment_intents/${intentId}/confirm`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${secretKey}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ payment_method: paymentMethod }),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    refund: (intentId: string) => postOk('/v1/refunds', { payment_intent: intentId }),
+    /** The dashboard's Capture button. */
+    capture: (intentId: string) => post(`/v1/payment_intents/${intentId}/capture`),
+    /** The dashboard's Cancel button. */
+    cancel: (intentId: string) => post(`/v1/payment_intents/${intentId}/cancel`),
+    /** Stripe cancelling an uncaptured intent itself when the card's authorisation runs out. */
+    expireAuthorization(intentId: string) {
+      const intent = intents.get(intentId);
+      if (intent?.status !== 'requires_capture') throw new Error(`${intentId} holds no money`);
+      cancelIntent(intent, 'expired');
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** What Stripe.js does in the browser when the buyer presses Pay. */
+    confirm: (intentId: string, paymentMethod = 'pm_card_visa') =>
+      post(`/v1/payment_intents/${intentId}/confirm`, { payment_method: paymentMethod }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

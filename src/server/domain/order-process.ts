@@ -373,28 +373,59 @@ export async function expireHolds(sales: Sales, now = new Date(), limit = 50): P
     .where(and(eq(orders.stage, 'paid'), lt(orders.holdExpiresAt, now)))
     .orderBy(asc(orders.holdExpiresAt))
     .limit(limit);
+  const pastDeadline = (order: OrderRow) =>
+    order.holdExpiresAt !== null && order.holdExpiresAt < now;
   let expired = 0;
   for (const { id } of due) {
-    const paymentId = await sales.db.transaction(async (tx) => {
-      const [order] = await tx
-        .select()
-        .from(orders)
-        .where(eq(orders.id, id))
-        .for('update', { skipLocked: true });
-      if (!order || !can('order', order.stage, 'expire')) return null;
-      if (!order.holdExpiresAt || order.holdExpiresAt >= now) return null;
-      await tx
-        .update(orders)
-        .set({ stage: next('order', order.stage, 'expire'), endedAt: now })
-        .where(eq(orders.id, order.id));
-      await releasePhone(tx, order.productId);
-      return (await giveBack(tx, order.id)) ?? '';
-    });
-    if (paymentId === null) continue;
-    expired++;
-    await settleAfter(sales, paymentId || undefined);
+    if (await expireSale(sales, id, now, pastDeadline, 'skip locked')) expired++;
   }
   return expired;
+}
+
+/**
+ * The provider let the hold go by itself (Stripe cancels an uncaptured intent when the card's
+ * authorisation runs out, or someone cancelled it in Stripe's dashboard): the paid sale that
+ * money was held for can no longer complete, so it expires now as at its deadline, and releasing
+ * the hold finds it released already. Only for an intent the provider itself just answered is
+ * cancelled; true when a sale expired.
+ */
+export async function expireCancelledHold(
+  sales: Sales,
+  intentId: string,
+  now = new Date(),
+): Promise<boolean> {
+  const [payment] = await sales.db
+    .select({ orderId: payments.orderId })
+    .from(payments)
+    .where(and(eq(payments.transactionId, intentId), eq(payments.money, 'held')));
+  return payment ? expireSale(sales, payment.orderId, now, () => true) : false;
+}
+
+/** Expires one paid sale if `due` still says so once it is locked; false when it did not. */
+async function expireSale(
+  sales: Sales,
+  orderId: string,
+  now: Date,
+  due: (order: OrderRow) => boolean,
+  lock: 'wait' | 'skip locked' = 'wait',
+): Promise<boolean> {
+  const paymentId = await sales.db.transaction(async (tx) => {
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(eq(orders.id, orderId))
+      .for('update', lock === 'skip locked' ? { skipLocked: true } : undefined);
+    if (!order || !can('order', order.stage, 'expire') || !due(order)) return null;
+    await tx
+      .update(orders)
+      .set({ stage: next('order', order.stage, 'expire'), endedAt: now })
+      .where(eq(orders.id, order.id));
+    await releasePhone(tx, order.productId);
+    return (await giveBack(tx, order.id)) ?? '';
+  });
+  if (paymentId === null) return false;
+  await settleAfter(sales, paymentId || undefined);
+  return true;
 }
 
 /** The buyer reports a problem within REPORT_WINDOW_DAYS of the handover; the admin decides. */

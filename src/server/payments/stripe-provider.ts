@@ -1,7 +1,9 @@
 /**
- * Stripe in test mode: PaymentIntents carry the order in their metadata; the browser confirms
- * them with Stripe Elements, and Stripe's webhook tells us when one succeeded. Card numbers
- * never reach our server.
+ * Stripe in test mode: PaymentIntents carry the order in their metadata and are made with manual
+ * capture; the browser confirms them with Stripe Elements (the card is authorised, the money
+ * held), the handover captures them, a cancel or an expiry cancels them, a dispute decided for
+ * the buyer refunds them. Stripe's webhook tells us when one was authorised. Card numbers never
+ * reach our server.
  */
 import Stripe from 'stripe';
 import { ServiceUnavailableError } from '../domain/domain-error';
@@ -16,6 +18,9 @@ export type StripeSettings = {
 
 const INTENT_ID = /^pi_[A-Za-z0-9]{1,100}$/;
 const UNAVAILABLE = 'The card service is not answering; please try again in a moment.';
+
+const chargeOf = (intent: Stripe.PaymentIntent) =>
+  typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
 
 /** Our view of a Stripe intent: held, captured, cancelled or refunded, else not paid. */
 function statusOf(status: Stripe.PaymentIntent.Status, refunded: boolean): PaymentIntentStatus {
@@ -57,67 +62,94 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async retrieve(id: string): Promise<PaymentIntent | null> {
-    if (!INTENT_ID.test(id)) return null;
-    const intent = await this.call(() =>
-      this.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }),
-    ).catch((err) => {
-      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing')
-        return null;
-      throw err;
-    });
+    const intent = await this.intentOf(id);
     const orderId = intent?.metadata.orderId;
     if (!intent || !orderId) return null;
-    const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
-    const refunded = (charge?.amount_refunded ?? 0) > 0;
     return {
       id: intent.id,
       orderId,
       amountCents: intent.amount,
       currency: intent.currency,
-      status: statusOf(intent.status, refunded),
+      status: statusOf(intent.status, (chargeOf(intent)?.amount_refunded ?? 0) > 0),
       // Intents made before the buyer went into the metadata carry it only as the receipt's address.
       buyerEmail: intent.metadata.buyerEmail ?? intent.receipt_email ?? null,
     };
   }
 
+  /**
+   * Each money step is asked with a key of its own per intent, so a retry (the SDK's, or the
+   * timed work's after a crash) gets Stripe's first answer again instead of a second step. When a
+   * step fails, Stripe's own view of the intent decides whether it is done all the same: the
+   * answer of a step Stripe did may have been lost on the way (a 5xx, a cut connection), and a
+   * step on an intent already where it leads is refused (`payment_intent_unexpected_state`).
+   */
   async capture(id: string) {
     await this.call(() =>
       this.stripe.paymentIntents.capture(id, {}, { idempotencyKey: `capture-${id}` }),
-    ).catch((err) => this.doneAlready(err, id, 'succeeded'));
+    ).catch(async (err) => {
+      const intent = await this.intentAfter(err, id);
+      // Captured: done, even if someone refunded it since.
+      if (intent?.status === 'succeeded') return;
+      if (intent?.status === 'canceled')
+        throw new Error(
+          `payment intent ${id} cannot be captured: Stripe cancelled its hold (${intent.cancellation_reason ?? 'no reason given'})`,
+          { cause: err },
+        );
+      throw err;
+    });
   }
 
   async cancel(id: string) {
     await this.call(() =>
       this.stripe.paymentIntents.cancel(id, {}, { idempotencyKey: `cancel-${id}` }),
-    ).catch((err) => this.doneAlready(err, id, 'canceled'));
+    ).catch(async (err) => {
+      const intent = await this.intentAfter(err, id);
+      if (intent?.status === 'canceled') return;
+      // Captured outside our steps (Stripe's dashboard): the buyer's money goes back as a refund.
+      if (intent?.status === 'succeeded') return this.refund(id);
+      throw err;
+    });
   }
 
   async refund(id: string) {
     await this.call(() =>
       // The key makes a second refund for the same intent (a retried step) a no-op.
       this.stripe.refunds.create({ payment_intent: id }, { idempotencyKey: `refund-${id}` }),
-    ).catch((err) => {
+    ).catch(async (err) => {
       if (
         err instanceof Stripe.errors.StripeInvalidRequestError &&
         err.code === 'charge_already_refunded'
       )
         return;
+      const intent = await this.intentAfter(err, id);
+      if (intent && chargeOf(intent)?.refunded) return;
+      throw err;
+    });
+  }
+
+  /** The intent with its charge, as Stripe has it; null when Stripe does not know it. */
+  private async intentOf(id: string, options: Stripe.RequestOptions = {}) {
+    if (!INTENT_ID.test(id)) return null;
+    return this.call(() =>
+      this.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }, options),
+    ).catch((err) => {
+      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing')
+        return null;
       throw err;
     });
   }
 
   /**
-   * Stripe refuses a step on an intent no longer in the state it needs
-   * (`payment_intent_unexpected_state`): that is done when the intent is where the step leads.
+   * The intent after a step failed with `err`, when the failure leaves open whether the step is
+   * done (an unexpected state, a 5xx, no answer); null otherwise, or when Stripe cannot say now.
    */
-  private async doneAlready(err: unknown, id: string, target: PaymentIntentStatus) {
-    if (
+  private async intentAfter(err: unknown, id: string) {
+    const unexpected =
       err instanceof Stripe.errors.StripeInvalidRequestError &&
-      err.code === 'payment_intent_unexpected_state' &&
-      (await this.retrieve(id))?.status === target
-    )
-      return;
-    throw err;
+      err.code === 'payment_intent_unexpected_state';
+    if (!unexpected && !(err instanceof ServiceUnavailableError)) return null;
+    // One try: the step's own error is the answer when Stripe is still not answering.
+    return this.intentOf(id, { maxNetworkRetries: 0 }).catch(() => null);
   }
 
   /** The event in a webhook call, or null when its signature is not Stripe's for our secret. */
