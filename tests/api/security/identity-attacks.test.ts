@@ -317,7 +317,7 @@ describe('a deleted account does not come back (item 6)', () => {
       expect(res.json().deletedCount).toBe(email === buyer.email ? 1 : 0);
     }
     expect(
-      (await t.app.inject({ url: '/api/wishlist?email=' + buyer.email, headers: buyer.bearer }))
+      (await t.app.inject({ url: `/api/wishlist?email=${buyer.email}`, headers: buyer.bearer }))
         .statusCode,
     ).toBe(401);
     expect(
