@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, paymentIntents, payments, products } from '../../src/server/db/schema';
+import { orders, paymentIntents, payments, products, users } from '../../src/server/db/schema';
 import type { Sales } from '../../src/server/domain/order-process';
 import { runTimedWork } from '../../src/server/domain/timed-work';
 import { EmbeddedPaymentProvider } from '../../src/server/payments/embedded-processor';
@@ -211,6 +211,30 @@ describe('the handover', () => {
     expect(short.statusCode).toBe(400);
     expect(short.json().message).toMatch(/six digits/);
     expect((await orderRow(orderId))?.stage).toBe('paid');
+  });
+
+  it('counts another seller’s tries apart from the sale’s own seller, however the id is spelled', async () => {
+    const { buyer, orderId } = await paidSale();
+    for (let i = 0; i < 10; i++)
+      expect((await handover(otherSeller, orderId, '000000')).statusCode).toBe(403);
+    const upper = orderId.toUpperCase();
+    for (let i = 0; i < 10; i++) await handover(otherSeller, upper, '000000');
+    expect((await handover(seller, orderId, await codeOf(buyer, orderId))).statusCode).toBe(200);
+  });
+
+  it('is refused past the hold’s deadline, and the sale expires then, not at the next round', async () => {
+    const { buyer, orderId, productId } = await paidSale();
+    const code = await codeOf(buyer, orderId);
+    await t.database.db
+      .update(orders)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(orders.id, orderId));
+    const res = await handover(seller, orderId, code);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('This sale is already expired');
+    expect((await orderRow(orderId))?.stage).toBe('expired');
+    expect((await paymentRow(orderId))?.money).toBe('released');
+    expect(await productStatus(productId)).toBe('available');
   });
 
   it('cannot happen before the buyer pays', async () => {
@@ -478,6 +502,18 @@ describe('ratings', () => {
       .json()
       .find((x: { _id: string }) => x._id === another.id);
     expect(shown.sellerRating).toEqual({ average: 4, count: 1 });
+  });
+});
+
+describe('a side whose account was deleted', () => {
+  it('cannot be rated, and no rating is offered for it', async () => {
+    const { buyer, orderId } = await completedSale();
+    const [buyerRow] = await t.database.db.select().from(users).where(eq(users.email, buyer.email));
+    expect((await call(admin, 'DELETE', `/api/users?id=${buyerRow?.id}`)).statusCode).toBe(200);
+    expect((await saleAs(seller, orderId)).json().actions).toEqual([]);
+    const res = await call(seller, 'POST', `/api/orders/${orderId}/rating`, { stars: 1 });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('The other side of this sale no longer has an account');
   });
 });
 

@@ -12,6 +12,8 @@ import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of `Db`: what a function that runs inside its caller's transaction takes. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export type Database = {
   db: Db;

@@ -22,8 +22,8 @@ import {
   REPORT_WINDOW_DAYS,
 } from '../../shared/order-process';
 import { TEXT } from '../../shared/texts';
-import type { Db } from '../db/client';
-import { disputes, orders, payments, products, ratings } from '../db/schema';
+import type { Db, Tx } from '../db/client';
+import { disputes, orders, payments, products, ratings, users } from '../db/schema';
 import type { PaymentProvider } from '../payments/payment-provider';
 import { settlePayment } from '../payments/settle';
 import type { Caller } from '../plugins/auth';
@@ -49,8 +49,6 @@ export type Sales = {
   /** Where a money step the provider could not do now is noted (the timed work retries it). */
   log?: { warn: (details: object, message: string) => void };
 };
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 function found<T>(row: T | undefined, what: string): T {
   if (!row) throw DomainError.notFound(`No such ${what}`);
@@ -223,16 +221,26 @@ export async function advertise(db: Db, caller: Caller, productId: string): Prom
 export async function withdraw(db: Db, caller: Caller, productId: string): Promise<number> {
   const product = found(await findProduct(db, productId), 'product');
   mayWithdraw(caller, product);
-  const [inProgress] = await db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(eq(orders.productId, product.id), eq(orders.stage, 'paid')))
-    .limit(1);
-  if (inProgress)
-    throw DomainError.conflict(
-      'This phone has a sale in progress; cancel the sale in My Sales before deleting it',
-    );
-  return deleteProduct(db, product.id);
+  return db.transaction(async (tx) => {
+    // The phone locked first, as a payment locks it: a payment landing meanwhile either comes
+    // before (and is seen here) or after (and finds the phone gone, so its hold is released).
+    const [locked] = await tx
+      .select({ id: products.id })
+      .from(products)
+      .where(eq(products.id, product.id))
+      .for('update');
+    if (!locked) return 0;
+    const [inProgress] = await tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.productId, product.id), eq(orders.stage, 'paid')))
+      .limit(1);
+    if (inProgress)
+      throw DomainError.conflict(
+        'This phone has a sale in progress; cancel the sale in My Sales before deleting it',
+      );
+    return deleteProduct(tx, product.id);
+  });
 }
 
 // The sale after payment: each transition locks the order, checks, writes, then settles money.
@@ -323,11 +331,13 @@ export async function handOver(
   orderId: string,
   code: string,
 ): Promise<void> {
-  type Outcome = { paymentId: string | undefined } | { wrong: string };
+  type Outcome = { paymentId: string | undefined } | { wrong: string } | { late: true };
+  const now = new Date();
   const outcome = await sales.db.transaction(async (tx): Promise<Outcome> => {
     const order = await lockedOrder(tx, orderId);
     mayTake(order, sideOf(order, caller), 'handover');
-    const now = new Date();
+    // Past its deadline the hold is the timed work's to release, even before its round comes.
+    if (pastDeadline(order, now)) return { late: true };
     if (order.handoverLockedUntil && order.handoverLockedUntil > now)
       throw new DomainError(
         429,
@@ -359,6 +369,10 @@ export async function handOver(
   });
   // The count of a wrong code is committed; the refusal is the answer.
   if ('wrong' in outcome) throw DomainError.badRequest(outcome.wrong);
+  if ('late' in outcome) {
+    await expireSale(sales, orderId, now, (order) => pastDeadline(order, now));
+    throw DomainError.conflict(STAGE_REFUSALS.handover('expired'));
+  }
   await settleAfter(sales, outcome.paymentId);
 }
 
@@ -373,11 +387,10 @@ export async function expireHolds(sales: Sales, now = new Date(), limit = 50): P
     .where(and(eq(orders.stage, 'paid'), lt(orders.holdExpiresAt, now)))
     .orderBy(asc(orders.holdExpiresAt))
     .limit(limit);
-  const pastDeadline = (order: OrderRow) =>
-    order.holdExpiresAt !== null && order.holdExpiresAt < now;
   let expired = 0;
   for (const { id } of due) {
-    if (await expireSale(sales, id, now, pastDeadline, 'skip locked')) expired++;
+    if (await expireSale(sales, id, now, (order) => pastDeadline(order, now), 'skip locked'))
+      expired++;
   }
   return expired;
 }
@@ -400,6 +413,9 @@ export async function expireCancelledHold(
     .where(and(eq(payments.transactionId, intentId), eq(payments.money, 'held')));
   return payment ? expireSale(sales, payment.orderId, now, () => true) : false;
 }
+
+const pastDeadline = (order: OrderRow, now: Date) =>
+  order.holdExpiresAt !== null && order.holdExpiresAt <= now;
 
 /** Expires one paid sale if `due` still says so once it is locked; false when it did not. */
 async function expireSale(
@@ -499,12 +515,22 @@ export async function rate(
   const side = sideOf(order, caller);
   mayTake(order, side === 'admin' ? null : side, 'rate');
   const rateeId = side === 'buyer' ? order.sellerId : order.buyerId;
-  if (!rateeId) throw DomainError.conflict('The other side of this sale no longer has an account');
-  const inserted = await db
-    .insert(ratings)
-    .values({ orderId: order.id, by: side as 'buyer' | 'seller', rateeId, ...input })
-    .onConflictDoNothing()
-    .returning({ id: ratings.id });
+  const gone = () => DomainError.conflict('The other side of this sale no longer has an account');
+  if (!rateeId) throw gone();
+  const inserted = await db.transaction(async (tx) => {
+    // The rated account, held against deletion until the rating is in (or found gone: 409).
+    const [ratee] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, rateeId))
+      .for('key share');
+    if (!ratee) throw gone();
+    return tx
+      .insert(ratings)
+      .values({ orderId: order.id, by: side as 'buyer' | 'seller', rateeId, ...input })
+      .onConflictDoNothing()
+      .returning({ id: ratings.id });
+  });
   if (inserted.length === 0) throw DomainError.conflict('You have rated this sale already');
 }
 

@@ -4,7 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { PaginationQuery, productInputSchema } from '../../shared/api';
 import type { AdvertisedItem, Product, RatingSummary } from '../../shared/entities';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { advertisements, orders, products, ratings, users } from '../db/schema';
 import { toCents, toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
@@ -174,15 +174,17 @@ export async function findProduct(db: Db, id: string) {
  * Deletes a phone with its advertisement and wish-list entries (by cascade) and its unpaid
  * orders; paid orders keep their own record of what was bought.
  */
-export async function deleteProduct(db: Db, id: string): Promise<number> {
-  return db.transaction(async (tx) => {
+export async function deleteProduct(db: Db | Tx, id: string): Promise<number> {
+  const remove = async (tx: Db | Tx) => {
     await tx.delete(orders).where(and(eq(orders.productId, id), eq(orders.status, 'unpaid')));
     const deleted = await tx
       .delete(products)
       .where(eq(products.id, id))
       .returning({ id: products.id });
     return deleted.length;
-  });
+  };
+  // Inside a caller's transaction as it is; otherwise in one of its own.
+  return 'rollback' in db ? remove(db) : db.transaction(remove);
 }
 
 /** Advertises a phone once; answers false when it already was. */

@@ -2,7 +2,7 @@
  * Sales as their buyer, seller or an admin sees them: an order with its payment, its dispute,
  * both ratings and both sides' standing, mapped once to the contract's `Sale`.
  */
-import { and, desc, eq, inArray, isNotNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import type { Booking, Sale } from '../../shared/entities';
 import {
@@ -12,7 +12,7 @@ import {
   transitionsFor,
 } from '../../shared/order-process';
 import type { Db } from '../db/client';
-import { disputes, orders, payments, products, ratings } from '../db/schema';
+import { disputes, orders, payments, products, ratings, users } from '../db/schema';
 import { isSoldElsewhere } from './buying';
 import { toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
@@ -31,6 +31,9 @@ function selectSales(db: Db) {
       dispute: disputes,
       buyerRating: ratingOf(orders.buyerId),
       sellerRating: ratingOf(orders.sellerId),
+      // Whether each side still has an account (a deleted one cannot be rated).
+      buyerExists: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${orders.buyerId})`,
+      sellerExists: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${orders.sellerId})`,
     })
     .from(orders)
     .leftJoin(products, eq(products.id, orders.productId))
@@ -62,7 +65,11 @@ function actionsOf(row: SaleRow, side: Actor, given: Given, now: number): OrderT
   const { order } = row;
   return transitionsFor(order.stage, side).filter((t) => {
     if (t === 'pay') return !isSoldElsewhere(order, row.productStatus);
-    if (t === 'rate') return (side === 'buyer' ? given.byBuyer : given.bySeller) === null;
+    if (t === 'rate')
+      return (
+        (side === 'buyer' ? given.byBuyer : given.bySeller) === null &&
+        (side === 'buyer' ? row.sellerExists : row.buyerExists)
+      );
     if (t === 'report')
       return (
         row.dispute === null &&

@@ -36,8 +36,14 @@ export default contractRoutes<{ sales: Sales }>((route, app, { sales }) => {
 
   route(
     'handOver',
-    // Per sale as well as per caller: the code is six digits, and the order counts wrong ones.
-    { limit: { perMinute: 10, by: (request) => request.params.id } },
+    // Per caller and sale, counted after the seller guard: another seller's tries cannot use up
+    // this seller's, and the order itself counts wrong codes for everyone (decision 022).
+    {
+      limit: {
+        perMinute: 10,
+        by: (request) => `${request.caller?.id}:${request.params.id.toLowerCase()}`,
+      },
+    },
     async (request) => {
       await handOver(sales, callerOf(request), request.params.id, request.body.code);
       return ack;
