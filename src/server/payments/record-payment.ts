@@ -44,8 +44,7 @@ function refusalOf(
   order: typeof orders.$inferSelect | undefined,
   forOrderId: string,
 ): string | null {
-  if (intent.status === 'requires_payment_method' || intent.status === 'canceled')
-    return 'the payment has not succeeded';
+  if (intent.status === 'requires_payment_method') return 'the payment has not succeeded';
   if (intent.orderId !== forOrderId || intent.currency !== 'usd') return NOT_THIS_ORDER;
   if (order && (intent.amountCents !== order.priceCents || intent.buyerEmail !== order.email))
     return NOT_THIS_ORDER;
@@ -87,6 +86,8 @@ export async function recordPayment(
       .where(eq(products.id, order.productId))
       .for('update');
     if (!maySell(order, product)) return { sold: true as const };
+    // A hold released before it was recorded (another buyer's payment came first): no payment.
+    if (intent.status === 'canceled') return { refused: 'the payment has not succeeded' };
     // Refunded before it was ever recorded (in the provider's dashboard, say): nothing to record.
     if (intent.status === 'refunded') return { refused: 'the payment was refunded' };
     const now = new Date();
