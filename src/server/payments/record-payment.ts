@@ -85,9 +85,9 @@ export async function recordPayment(
       .from(products)
       .where(eq(products.id, order.productId))
       .for('update');
-    if (!maySell(order, product)) return { sold: true as const };
-    // A hold released before it was recorded (another buyer's payment came first): no payment.
-    if (intent.status === 'canceled') return { refused: 'the payment has not succeeded' };
+    // A hold released before it was recorded: another buyer's payment came first, even if the
+    // phone is for sale again by now (that sale was cancelled); paying again takes a new intent.
+    if (!maySell(order, product) || intent.status === 'canceled') return { sold: true as const };
     // Refunded before it was ever recorded (in the provider's dashboard, say): nothing to record.
     if (intent.status === 'refunded') return { refused: 'the payment was refunded' };
     const now = new Date();
