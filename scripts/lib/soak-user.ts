@@ -83,14 +83,23 @@ export type SaleOptions = {
   expiries: boolean;
 };
 
-/** A fate the run allows; a phone whose seller the soak has no account of (demo data) is never handed over. */
-function chooseFate({ admin, expiries }: SaleOptions, hasSeller: boolean): SaleFate {
+/**
+ * A fate the run allows. A phone whose seller the soak has no account of (demo data) is never
+ * handed over. A race's winner keeps the phone (handed over, perhaps disputed): a cancel would
+ * put it on sale again, and a second racer's win then would look like a double sale.
+ */
+function chooseFate(
+  { admin, expiries }: SaleOptions,
+  { hasSeller, race }: { hasSeller: boolean; race: boolean },
+): SaleFate {
   const needsSeller = (fate: SaleFate) => fate !== 'buyer-cancel' && fate !== 'expire';
+  const freesPhone = (fate: SaleFate) => fate.endsWith('cancel') || fate === 'expire';
   const allowed = FATES.filter(
     ([fate]) =>
       (admin || !fate.startsWith('dispute')) &&
       (expiries || fate !== 'expire') &&
-      (hasSeller || !needsSeller(fate)),
+      (hasSeller || !needsSeller(fate)) &&
+      (!race || !freesPhone(fate)),
   );
   let roll = Math.random() * allowed.reduce((n, [, w]) => n + w, 0);
   for (const [fate, weight] of allowed) {
@@ -390,7 +399,10 @@ class SimulatedUser {
         email: account.email,
         token: account.token,
         priceCents,
-        fate: chooseFate(this.ctx.sales, this.ctx.sales.sellerOf.has(productId)),
+        fate: chooseFate(this.ctx.sales, {
+          hasSeller: this.ctx.sales.sellerOf.has(productId),
+          race: race !== undefined,
+        }),
         wrongCodes: 0,
         tooLate: false,
         stage: 'paid',
