@@ -10,7 +10,6 @@
  */
 import { eq } from 'drizzle-orm';
 import { next, statusOf } from '../../shared/order-process';
-import type { Db } from '../db/client';
 import { orders, payments, products } from '../db/schema';
 import { DomainError } from '../domain/domain-error';
 import { maySell, newHandoverCode, type Sales } from '../domain/order-process';
