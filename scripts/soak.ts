@@ -1,23 +1,33 @@
 /**
- * `npm run soak`: many simulated buyers (browse, wish-list, book, pay, race for one phone)
- * against a real server for a set time, then errors, latency and a reconciliation of orders,
- * payments and sold phones read from the database. Exits non-zero on any error or mismatch.
+ * `npm run soak`: many simulated buyers (browse, wish-list, book, pay, race for one phone, then
+ * hand over, cancel, let expire or dispute each sale) against a real server for a set time, then
+ * errors, latency and a reconciliation of orders, payments, their money, the processor's intents
+ * and sold phones read from the database. Exits non-zero on any error or mismatch.
  *
  *   npm run soak -- --users 200 --duration 60
  *   npm run soak -- --database-url postgres://…     (or SOAK_DATABASE_URL): PostgreSQL
  *   npm run soak -- --url http://host:port [--database-url …]: a server already running
+ *   npm run soak -- --hold 20 --timed-work-ms 1000: how long a hold lasts on the soak's server
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/server/db/client';
+import { askRunningServer } from '../src/server/operator';
+import { setAdmin } from '../src/server/repositories/users';
 import { ROOT, type ServerProcess, startServer } from './lib/server-process';
 import { seedStock, soldBefore } from './lib/soak-catalog';
-import { Http } from './lib/soak-http';
-import { type Check, type Reconciliation, raceCheck, reconcile } from './lib/soak-reconcile';
+import { type Account, createAccount, Http } from './lib/soak-http';
+import {
+  type Check,
+  emptyTotals,
+  type Reconciliation,
+  raceCheck,
+  reconcile,
+} from './lib/soak-reconcile';
 import { type OperationSummary, SoakStats } from './lib/soak-stats';
-import { type Ledger, RaceBoard, runUser } from './lib/soak-user';
+import { type Ledger, RaceBoard, runUser, type SaleRecord } from './lib/soak-user';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +37,8 @@ const { values: args } = parseArgs({
     url: { type: 'string' },
     'race-size': { type: 'string', default: '3' },
     ramp: { type: 'string' },
+    hold: { type: 'string' },
+    'timed-work-ms': { type: 'string', default: '1000' },
     'keep-data': { type: 'boolean', default: false },
   },
 });
@@ -49,7 +61,13 @@ if (!(rampS >= 0 && rampS < durationS)) {
   console.error('--ramp must be a number of seconds, at least 0 and less than --duration');
   process.exit(2);
 }
+// Holds last long enough for a handover at a person's pace under load, and short enough that
+// the sales left alone expire within the run (the server's HOLD_DAYS, in seconds).
+const holdS = positive('hold', args.hold ?? '20');
+const timedWorkMs = positive('timed-work-ms', args['timed-work-ms']);
 const databaseUrl = args['database-url'] ?? process.env.SOAK_DATABASE_URL;
+// A server of our own has our hold; one given by --url only when --hold says what its hold is.
+const expiries = !args.url || args.hold !== undefined;
 const runId = Date.now().toString(36);
 
 let server: ServerProcess | null = null;
@@ -69,6 +87,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const counted = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([k, v]) => `${k} ${fmt(v)}`)
+    .join(', ') || 'none';
+const tally = (keys: string[]) => {
+  const counts: Record<string, number> = {};
+  for (const k of keys) counts[k] = (counts[k] ?? 0) + 1;
+  return counts;
+};
 
 type Results = {
   runId: string;
@@ -87,8 +114,19 @@ type Results = {
   errors: number;
   operations: OperationSummary[];
   errorsByKind: ReturnType<SoakStats['summary']>['errors'];
-  ledger: { acknowledged: number; refunded: number; acknowledgedCents: number };
-  races: { started: number; contested: number; refunded: number };
+  ledger: { acknowledged: number; released: number; acknowledgedCents: number };
+  races: { started: number; contested: number; released: number };
+  sales: {
+    holdS: number | null;
+    timedWorkMs: number | null;
+    admin: boolean;
+    byFate: Record<string, number>;
+    byStage: Record<string, number>;
+    wrongCodes: number;
+    expiredFirst: number;
+    /** How long the end waited for the sales left alone to expire. */
+    endingS: number;
+  };
   serverStop: string;
   reconciliation: (Reconciliation & { skipped?: string }) | null;
   checks: Check[];
@@ -104,7 +142,8 @@ function markdown(r: Results): string {
     `- machine: ${r.machine.cpus} cores, load average ${r.machine.loadStart} at start and ${r.machine.loadEnd} at end, Node ${r.machine.node}`,
     `- ${r.users} users for ${r.durationS} s, arriving over the first ${r.rampS} s (wall ${r.wallS.toFixed(1)} s); ${fmt(r.stock.listed)} phones listed for it (${r.stock.racePhones} kept for races)`,
     `- **${fmt(r.requests)} requests** (${r.requestsPerS.toFixed(1)}/s), **${r.errors} errors**, **${r.mismatches} mismatches**`,
-    `- payments acknowledged to buyers: ${r.ledger.acknowledged} (${money(r.ledger.acknowledgedCents)}); buyers refunded because another bought the phone first: ${r.ledger.refunded} (${r.races.refunded} in deliberate races); races: ${r.races.started} started, ${r.races.contested} contested`,
+    `- payments acknowledged to buyers: ${r.ledger.acknowledged} (${money(r.ledger.acknowledgedCents)}); buyers whose hold was released because another bought the phone first: ${r.ledger.released} (${r.races.released} in deliberate races); races: ${r.races.started} started, ${r.races.contested} contested`,
+    `- sales (hold ${r.sales.holdS ?? 'unknown'} s, timed work every ${r.sales.timedWorkMs ?? '?'} ms${r.sales.admin ? '' : ', no admin: no disputes'}): ${counted(r.sales.byFate)}; ended ${counted(r.sales.byStage)}; ${r.sales.wrongCodes} wrong codes refused; ${r.sales.expiredFirst} expired before the handover or cancel came; the end waited ${r.sales.endingS.toFixed(1)} s for the last holds to expire`,
     `- server stop: ${r.serverStop}`,
     '',
     '## Operations',
@@ -134,7 +173,9 @@ function markdown(r: Results): string {
     ...(r.reconciliation?.skipped ? [`skipped: ${r.reconciliation.skipped}`, ''] : []),
     ...(r.reconciliation && !r.reconciliation.skipped
       ? [
-          `payments ${r.reconciliation.totals.payments} (${money(r.reconciliation.totals.paymentsCents)}), paid orders ${r.reconciliation.totals.paidOrders} (${money(r.reconciliation.totals.paidOrdersCents)}), phones sold during the soak ${r.reconciliation.totals.soldDuringSoak}, refunded intents ${r.reconciliation.totals.refundedIntents}`,
+          `payments ${r.reconciliation.totals.payments} (${money(r.reconciliation.totals.paymentsCents)}), paid orders ${r.reconciliation.totals.paidOrders} (${money(r.reconciliation.totals.paidOrdersCents)}), phones sold during the soak ${r.reconciliation.totals.soldDuringSoak}`,
+          '',
+          `sales by stage: ${counted(r.reconciliation.totals.stages)}; money: ${counted(r.reconciliation.totals.money)}, captured ${money(r.reconciliation.totals.capturedCents)}; processor intents: ${counted(r.reconciliation.totals.intents)}, succeeded ${money(r.reconciliation.totals.succeededIntentsCents)}`,
           '',
         ]
       : []),
@@ -142,6 +183,56 @@ function markdown(r: Results): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * An admin to decide reported problems, made the operator's way (`npm run admin -- grant`): by
+ * the running server's operator socket on PGlite, in the database itself on PostgreSQL. Null for
+ * a server given by --url without --database-url (no disputes then).
+ */
+async function makeAdmin(http: Http): Promise<Account | null> {
+  if (args.url && !databaseUrl) return null;
+  const email = `soak-${runId}-admin@soak.example`;
+  const account = await createAccount(http, email, 'Soak Admin', 'user');
+  if (!account) throw new Error(`could not create the admin ${email}`);
+  const command = { command: 'grant' as const, email };
+  if (databaseUrl) {
+    const db = await openDatabase({ url: databaseUrl });
+    try {
+      await setAdmin(db.db, email, true);
+    } finally {
+      await db.close();
+    }
+  } else {
+    const answer = await askRunningServer(dataDir as string, command);
+    if (!answer?.ok) throw new Error(`could not make ${email} an admin: ${answer?.message}`);
+  }
+  return account;
+}
+
+/** Reads each sale as its buyer until it is no longer paid (its hold expired), or `until`. */
+async function awaitEndings(http: Http, pending: SaleRecord[], until: number): Promise<void> {
+  let waiting = pending;
+  while (waiting.length > 0 && Date.now() < until) {
+    const still: SaleRecord[] = [];
+    const queue = [...waiting];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let sale = queue.shift(); sale; sale = queue.shift()) {
+          const reply = await http.call('sale:buyer-reads-ending', `/api/orders/${sale.orderId}`, {
+            token: sale.token,
+            accept: (s) => (s === 200 ? 'read' : undefined),
+          });
+          const stage = (reply?.body as { stage?: SaleRecord['stage'] } | undefined)?.stage;
+          if (!reply || !stage) continue;
+          if (stage === 'paid') still.push(sale);
+          else sale.stage = stage;
+        }
+      }),
+    );
+    waiting = still;
+    if (waiting.length > 0) await new Promise((r) => setTimeout(r, 1000));
+  }
 }
 
 async function main(): Promise<number> {
@@ -165,6 +256,8 @@ async function main(): Promise<number> {
         SIGN_UPS_PER_ADDRESS: '1000000',
         SIGN_UPS_IN_ALL: '1000000',
         IDENTITY_RATE_LIMIT: '0',
+        HOLD_DAYS: String(holdS / 86_400),
+        TIMED_WORK_MS: String(timedWorkMs),
       },
       startTimeoutMs: 120_000,
     });
@@ -185,9 +278,11 @@ async function main(): Promise<number> {
   };
   let stock: Awaited<ReturnType<typeof seedStock>>;
   let before: Set<string>;
+  let admin: Account | null;
   try {
     stock = await seedStock(setup, runId, { phones, racePhones });
     before = await soldBefore(setup);
+    admin = await makeAdmin(setup);
   } catch (err) {
     console.error((err as Error).message);
     return setupFailed();
@@ -197,7 +292,7 @@ async function main(): Promise<number> {
   const stats = new SoakStats();
   // A minute before a call counts as failed: sign-ups queue for the password hash under load.
   const http = new Http(base, stats, 60_000);
-  const ledger: Ledger = { acknowledged: [], refunded: [] };
+  const ledger: Ledger = { acknowledged: [], released: [], sales: [] };
   const racePhoneCount = stock.racePool.length;
   const races = new RaceBoard(stock.racePool, raceSize);
   const started = Date.now();
@@ -223,6 +318,7 @@ async function main(): Promise<number> {
           raceChance: 0.1,
           raceSeller: stock.raceSeller,
           thinkMs: [400, 1200],
+          sales: { sellerOf: stock.sellerOf, admin, expiries },
         },
         i,
       );
@@ -230,6 +326,19 @@ async function main(): Promise<number> {
   );
   clearInterval(progress);
   const wallS = (Date.now() - started) / 1000;
+
+  // The sales left alone (or reached too late) must expire: read each as its buyer until it has.
+  const endingStarted = Date.now();
+  let holdsDueBefore: Date | null = null;
+  if (expiries) {
+    const pending = ledger.sales.filter((s) => s.stage === null);
+    console.info(`Waiting for ${pending.length} sales left alone to expire (hold ${holdS} s)…`);
+    await awaitEndings(http, pending, endingStarted + (holdS + 60) * 1000 + 20 * timedWorkMs);
+    // Then a few more rounds of the timed work, so any money step still under way finishes.
+    await new Promise((r) => setTimeout(r, 3 * timedWorkMs));
+    holdsDueBefore = new Date(Date.now() - 3 * timedWorkMs);
+  }
+  const endingS = (Date.now() - endingStarted) / 1000;
 
   let serverStop = 'not ours (--url)';
   if (server) {
@@ -259,7 +368,12 @@ async function main(): Promise<number> {
   if (dbOptions) {
     const db = await openDatabase(dbOptions);
     try {
-      reconciliation = await reconcile(db.db, { runId, ledger, soldBefore: before });
+      reconciliation = await reconcile(db.db, {
+        runId,
+        ledger,
+        soldBefore: before,
+        holdsDueBefore,
+      });
       checks.push(...reconciliation.checks);
     } finally {
       await db.close();
@@ -268,14 +382,7 @@ async function main(): Promise<number> {
     reconciliation = {
       skipped: 'a server given by --url without --database-url',
       checks: [],
-      totals: {
-        payments: 0,
-        paymentsCents: 0,
-        paidOrders: 0,
-        paidOrdersCents: 0,
-        soldDuringSoak: 0,
-        refundedIntents: 0,
-      },
+      totals: emptyTotals(),
     };
   }
   const raced = raceCheck(races.races);
@@ -310,10 +417,20 @@ async function main(): Promise<number> {
     errorsByKind: summary.errors,
     ledger: {
       acknowledged: ledger.acknowledged.length,
-      refunded: ledger.refunded.length,
+      released: ledger.released.length,
       acknowledgedCents: ledger.acknowledged.reduce((n, a) => n + a.priceCents, 0),
     },
-    races: { started: races.races.length, contested: raced.contested, refunded: raced.refunded },
+    races: { started: races.races.length, contested: raced.contested, released: raced.released },
+    sales: {
+      holdS: expiries ? holdS : null,
+      timedWorkMs: args.url ? null : timedWorkMs,
+      admin: admin !== null,
+      byFate: tally(ledger.sales.map((s) => s.fate)),
+      byStage: tally(ledger.sales.map((s) => s.stage ?? 'unknown')),
+      wrongCodes: ledger.sales.reduce((n, s) => n + s.wrongCodes, 0),
+      expiredFirst: ledger.sales.filter((s) => s.tooLate).length,
+      endingS,
+    },
     serverStop,
     reconciliation,
     checks,

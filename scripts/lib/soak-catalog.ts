@@ -1,6 +1,7 @@
 /**
  * Stock for the soak test, listed through the seller API as sellers list phones: enough unsold
- * phones for every simulated buyer, and a separate pool for the deliberate races.
+ * phones for every simulated buyer, and a separate pool for the deliberate races. The sellers'
+ * accounts are kept: a seller hands a sold phone over (with the buyer's code) or cancels the sale.
  */
 import sharp from 'sharp';
 import { CATEGORY_CODES } from '../../src/shared/constants';
@@ -73,7 +74,16 @@ async function listPhone(
   return id ? { productId: id, price } : null;
 }
 
-export type Stock = { raceSeller: string; racePool: Listed[]; listed: number };
+export type Stock = {
+  raceSeller: string;
+  racePool: Listed[];
+  listed: number;
+  /** Who sells each listed phone. */
+  sellerOf: Map<string, Account>;
+};
+
+/** Shop sellers besides the race seller: enough that no one seller's cancels reach its limit. */
+const SHOP_SELLERS = 11;
 
 export async function seedStock(
   http: Http,
@@ -81,7 +91,7 @@ export async function seedStock(
   { phones, racePhones }: { phones: number; racePhones: number },
 ): Promise<Stock> {
   const sellers: Account[] = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i <= SHOP_SELLERS; i++) {
     const email = `soak-${runId}-seller${i}@soak.example`;
     const account = await createAccount(http, email, `Soak Seller ${i}`, 'seller');
     if (!account) throw new Error(`could not create seller ${email}`);
@@ -95,13 +105,16 @@ export async function seedStock(
     photos.set(seller.email, url);
   }
   const shop: { listed: Listed; seller: Account }[] = [];
+  const sellerOf = new Map<string, Account>();
   await pool(
     Array.from({ length: phones }, (_, n) => n),
     8,
     async (n) => {
       const seller = shopSellers[n % shopSellers.length] as Account;
       const listed = await listPhone(http, seller, photos.get(seller.email) ?? '', n);
-      if (listed) shop.push({ listed, seller });
+      if (!listed) return;
+      shop.push({ listed, seller });
+      sellerOf.set(listed.productId, seller);
     },
   );
   // A few on the home page's advertised list, so it changes as they sell.
@@ -118,10 +131,17 @@ export async function seedStock(
     8,
     async (n) => {
       const listed = await listPhone(http, raceSeller, photos.get(raceSeller.email) ?? '', n);
-      if (listed) racePool.push(listed);
+      if (!listed) return;
+      racePool.push(listed);
+      sellerOf.set(listed.productId, raceSeller);
     },
   );
-  return { raceSeller: raceSeller.email, racePool, listed: shop.length + racePool.length };
+  return {
+    raceSeller: raceSeller.email,
+    racePool,
+    listed: shop.length + racePool.length,
+    sellerOf,
+  };
 }
 
 /** Every product id already sold before the soak, read through the public catalog. */

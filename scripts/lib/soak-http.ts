@@ -18,6 +18,12 @@ export type CallOptions = {
   json?: unknown;
   form?: FormData;
   accept: Accept;
+  /**
+   * Times to try again after a 429 that asks to (Retry-After), as a person tries again in a
+   * moment: the server sheds sign-ups while its password-hash queue is full. Counted as the
+   * outcome `busy-retried`; the last 429 is an error.
+   */
+  retriesWhenBusy?: number;
 };
 
 export const messageOf = (body: unknown): string =>
@@ -35,6 +41,18 @@ export class Http {
   ) {}
 
   async call(operation: string, path: string, options: CallOptions): Promise<Reply | null> {
+    for (let retries = options.retriesWhenBusy ?? 0; ; retries--) {
+      const reply = await this.once(operation, path, options, retries > 0);
+      if (reply !== 'busy') return reply;
+    }
+  }
+
+  private async once(
+    operation: string,
+    path: string,
+    options: CallOptions,
+    mayRetry: boolean,
+  ): Promise<Reply | null | 'busy'> {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `bearer ${options.token}`;
     if (options.cookie) headers.cookie = options.cookie;
@@ -79,6 +97,12 @@ export class Http {
       this.stats.error('server-error', operation, `${status} ${text}`, status);
       return null;
     }
+    const retryAfterS = Number(responseHeaders.get('retry-after'));
+    if (status === 429 && mayRetry && retryAfterS > 0) {
+      this.stats.record(operation, elapsed, 'busy-retried');
+      await new Promise((r) => setTimeout(r, retryAfterS * 1000 * (1 + Math.random())));
+      return 'busy';
+    }
     if (status === 429) {
       this.stats.record(operation, elapsed, '429');
       this.stats.error('rate-limited', operation, text, status);
@@ -111,6 +135,7 @@ export async function createAccount(
     origin: true,
     json: { email, name, password: PASSWORD },
     accept: okOnly,
+    retriesWhenBusy: 12,
   });
   if (!signUp) return null;
   const cookie = signUp.headers

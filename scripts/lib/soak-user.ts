@@ -2,12 +2,24 @@
  * One simulated buyer: signs up, then until time is up browses, wish-lists, books and pays for
  * some bookings, with a person's think time between steps. Now and then several buyers race
  * for one phone: they book it and open payment intents, then all confirm their cards at once,
- * so one wins and the others are refunded (409).
+ * so one wins and the others' holds are released (409).
+ *
+ * Every payment the buyer is told about then goes on as a sale: handed over (the buyer reads the
+ * code, the seller enters it, now and then after a wrong one), cancelled by the buyer or by the
+ * seller, left to expire, or handed over and then reported, for the admin to refund or close.
  */
 
+import type { OrderStage } from '../../src/shared/order-process';
 import { nextLink } from '../../src/shared/pagination';
 import type { Listed } from './soak-catalog';
-import { type Account, createAccount, type Http, messageOf } from './soak-http';
+import {
+  type Accept,
+  type Account,
+  createAccount,
+  type Http,
+  messageOf,
+  type Reply,
+} from './soak-http';
 
 export const TEST_CARD = '4242424242424242';
 
@@ -18,15 +30,94 @@ export type AcknowledgedPayment = {
   email: string;
   priceCents: number;
 };
-export type RefundedPayment = { transactionId: string; orderId: string; email: string };
+/** A buyer told the phone was sold to another a moment earlier and the hold released. */
+export type ReleasedPayment = { transactionId: string; orderId: string; email: string };
 
-export type Ledger = { acknowledged: AcknowledgedPayment[]; refunded: RefundedPayment[] };
+/** What the soak does with a sale once it is paid. */
+export type SaleFate =
+  | 'handover'
+  | 'buyer-cancel'
+  | 'seller-cancel'
+  | 'expire'
+  | 'dispute-refund'
+  | 'dispute-close';
+
+/** A paid sale, and the stage the server's answers put it in (null: not known yet). */
+export type SaleRecord = {
+  orderId: string;
+  productId: string;
+  transactionId: string;
+  email: string;
+  /** The buyer's access token, to read the sale at the end (not reported). */
+  token: string;
+  priceCents: number;
+  fate: SaleFate;
+  wrongCodes: number;
+  /** The hold expired before the handover or cancel came (409): the sale must be expired. */
+  tooLate: boolean;
+  stage: OrderStage | null;
+};
+
+export type Ledger = {
+  acknowledged: AcknowledgedPayment[];
+  released: ReleasedPayment[];
+  sales: SaleRecord[];
+};
+
+/** How often each fate is chosen (weights); see SaleOptions for the ones a run can rule out. */
+const FATES: [SaleFate, number][] = [
+  ['handover', 40],
+  ['buyer-cancel', 14],
+  ['seller-cancel', 10],
+  ['expire', 24],
+  ['dispute-refund', 7],
+  ['dispute-close', 5],
+];
+
+export type SaleOptions = {
+  /** Who sells each phone of the stock. */
+  sellerOf: Map<string, Account>;
+  /** An admin who decides reported problems; null: no disputes. */
+  admin: Account | null;
+  /** Whether holds expire within the run (the soak's own server has a short HOLD_DAYS). */
+  expiries: boolean;
+};
+
+/**
+ * A fate the run allows. A phone whose seller the soak has no account of (demo data) is never
+ * handed over. A race's winner keeps the phone (handed over, perhaps disputed): a cancel would
+ * put it on sale again, and a second racer's win then would look like a double sale.
+ */
+function chooseFate(
+  { admin, expiries }: SaleOptions,
+  { hasSeller, race }: { hasSeller: boolean; race: boolean },
+): SaleFate {
+  const needsSeller = (fate: SaleFate) => fate !== 'buyer-cancel' && fate !== 'expire';
+  const freesPhone = (fate: SaleFate) => fate.endsWith('cancel') || fate === 'expire';
+  const allowed = FATES.filter(
+    ([fate]) =>
+      (admin || !fate.startsWith('dispute')) &&
+      (expiries || fate !== 'expire') &&
+      (hasSeller || !needsSeller(fate)) &&
+      (!race || !freesPhone(fate)),
+  );
+  let roll = Math.random() * allowed.reduce((n, [, w]) => n + w, 0);
+  for (const [fate, weight] of allowed) {
+    roll -= weight;
+    if (roll < 0) return fate;
+  }
+  return 'handover';
+}
+
+/** Any six digits but `code`. */
+const wrongCode = (code: string) =>
+  String((Number(code) + 1 + Math.floor(Math.random() * 999_998)) % 1_000_000).padStart(6, '0');
 
 export class Race {
   joined = 0;
   private arrived = 0;
   winners = 0;
-  refunded = 0;
+  released = 0;
   readonly ready: Promise<void>;
   private release: () => void = () => {};
 
@@ -82,6 +173,7 @@ export type UserContext = {
   raceChance: number;
   raceSeller: string;
   thinkMs: [number, number];
+  sales: SaleOptions;
 };
 
 const pick = <T>(items: readonly T[]): T | undefined =>
@@ -218,9 +310,10 @@ class SimulatedUser {
         accept: (s, b) => (s === 200 && Array.isArray(b) ? 'ok' : undefined),
       },
     );
+    // The booking just made: an earlier sale of the same phone (cancelled, expired) stays listed.
     const order = (
-      (orders?.body ?? []) as { _id: string; productId: string; price: number }[]
-    ).find((o) => o.productId === productId);
+      (orders?.body ?? []) as { _id: string; productId: string; price: number; stage: string }[]
+    ).find((o) => o.productId === productId && o.stage === 'booked');
     if (!orders) return void race?.arrive();
     if (!order) {
       http.stats.error('unexpected', 'my-orders', `a booked order is missing (${productId})`);
@@ -252,11 +345,14 @@ class SimulatedUser {
         },
         billingDetails: { name: account.name, email: account.email },
       },
-      accept: (s, b) =>
-        s === 200 &&
-        (b as { paymentIntent?: { status?: string } }).paymentIntent?.status === 'succeeded'
-          ? 'succeeded'
-          : undefined,
+      // Authorised (the money is held); or released at once when another buyer's payment of the
+      // phone was recorded first (the confirmation records the payment itself).
+      accept: (s, b) => {
+        const status = (b as { paymentIntent?: { status?: string } }).paymentIntent?.status;
+        if (s !== 200) return undefined;
+        if (status === 'requires_capture') return 'authorised';
+        return status === 'canceled' ? 'released' : undefined;
+      },
     });
     if (!confirmed) return;
     const transactionId = (confirmed.body as { paymentIntent: { id: string } }).paymentIntent.id;
@@ -268,7 +364,9 @@ class SimulatedUser {
         accept: (s, b) => {
           if (s === 200 && typeof (b as { insertedId?: unknown }).insertedId === 'string')
             return 'recorded';
-          return s === 409 && messageOf(b).includes('refunded') ? 'refunded' : undefined;
+          return s === 409 && messageOf(b).includes('hold on your card has been released')
+            ? 'released'
+            : undefined;
         },
       });
     // Now and then the pay button is pressed twice: both answers must name one payment.
@@ -286,16 +384,140 @@ class SimulatedUser {
     if (!recorded) return;
     if (recorded.status === 200) {
       if (race) race.winners++;
+      const priceCents = Math.round(order.price * 100);
       ledger.acknowledged.push({
         insertedId: (recorded.body as { insertedId: string }).insertedId,
         transactionId,
         orderId: order._id,
         email: account.email,
-        priceCents: Math.round(order.price * 100),
+        priceCents,
+      });
+      await this.sell({
+        orderId: order._id,
+        productId,
+        transactionId,
+        email: account.email,
+        token: account.token,
+        priceCents,
+        fate: chooseFate(this.ctx.sales, {
+          hasSeller: this.ctx.sales.sellerOf.has(productId),
+          race: race !== undefined,
+        }),
+        wrongCodes: 0,
+        tooLate: false,
+        stage: 'paid',
       });
     } else {
-      if (race) race.refunded++;
-      ledger.refunded.push({ transactionId, orderId: order._id, email: account.email });
+      if (race) race.released++;
+      ledger.released.push({ transactionId, orderId: order._id, email: account.email });
+    }
+  }
+
+  /** The sale after the payment, to the fate chosen for it. */
+  private async sell(sale: SaleRecord): Promise<void> {
+    const { http, ledger, sales } = this.ctx;
+    ledger.sales.push(sale);
+    if (sale.fate === 'expire') {
+      // Nobody comes to the meeting: the timed work releases the hold (checked at the end).
+      sale.stage = null;
+      return;
+    }
+    const seller = sales.sellerOf.get(sale.productId) ?? null;
+    await this.think();
+    if (sale.fate === 'buyer-cancel' || sale.fate === 'seller-cancel') {
+      const side = sale.fate === 'buyer-cancel' ? 'buyer' : 'seller';
+      const reply = await http.call(
+        `sale:cancel-by-${side}`,
+        `/api/orders/${sale.orderId}/cancel`,
+        {
+          method: 'POST',
+          token: side === 'buyer' ? this.account.token : (seller as Account).token,
+          accept: (s, b) => {
+            if (s === 200) return 'cancelled';
+            return s === 409 && /expired/.test(messageOf(b)) ? 'expired-first' : undefined;
+          },
+        },
+      );
+      this.settled(sale, reply, 'cancelled');
+      return;
+    }
+    // The handover: the buyer opens the sale for the code, the seller enters it at the meeting.
+    const view = await http.call('sale:buyer-reads-code', `/api/orders/${sale.orderId}`, {
+      token: this.account.token,
+      accept: (s, b) => {
+        const read = b as { stage?: string; handoverCode?: string | null };
+        if (s !== 200) return undefined;
+        if (read.stage === 'paid' && /^\d{6}$/.test(read.handoverCode ?? '')) return 'code';
+        return read.stage === 'expired' && read.handoverCode === null ? 'expired-first' : undefined;
+      },
+    });
+    if (!view || !seller) return;
+    const { handoverCode: code } = view.body as { handoverCode: string | null };
+    if (!code) return this.settled(sale, null, 'completed', true);
+    await this.think();
+    await http.call('sale:seller-reads-sale', `/api/orders/${sale.orderId}`, {
+      token: seller.token,
+      // The code is the buyer's to give: the seller's view never shows it.
+      accept: (s, b) =>
+        s === 200 && (b as { handoverCode?: unknown }).handoverCode === null ? 'ok' : undefined,
+    });
+    const handOver = (given: string, operation: string, accept: Accept) =>
+      http.call(operation, `/api/orders/${sale.orderId}/handover`, {
+        method: 'POST',
+        token: seller.token,
+        json: { code: given },
+        accept,
+      });
+    const expiredFirst = (s: number, b: unknown) =>
+      s === 409 && /expired/.test(messageOf(b)) ? 'expired-first' : undefined;
+    // Now and then the seller mistypes it once or twice first.
+    const mistakes = Math.random() < 0.25 ? 1 + Math.floor(Math.random() * 2) : 0;
+    for (let i = 0; i < mistakes; i++) {
+      const wrong = await handOver(wrongCode(code), 'sale:handover-wrong-code', (s, b) =>
+        s === 400 && /not right/.test(messageOf(b)) ? 'refused' : expiredFirst(s, b),
+      );
+      if (!wrong) return;
+      if (wrong.status === 409) return this.settled(sale, null, 'completed', true);
+      sale.wrongCodes++;
+    }
+    const handed = await handOver(code, 'sale:handover', (s, b) =>
+      s === 200 ? 'completed' : expiredFirst(s, b),
+    );
+    this.settled(sale, handed, 'completed');
+    if (sale.stage !== 'completed' || !sale.fate.startsWith('dispute')) return;
+
+    // A problem reported after the handover, decided by the admin.
+    await this.think();
+    const reported = await http.call('sale:report-problem', `/api/orders/${sale.orderId}/report`, {
+      method: 'POST',
+      token: this.account.token,
+      json: { reason: 'The phone does not hold a charge (soak test).' },
+      accept: (s) => (s === 200 ? 'reported' : undefined),
+    });
+    if (!reported) return;
+    sale.stage = 'disputed';
+    const admin = sales.admin as Account;
+    await this.think();
+    const decision = sale.fate === 'dispute-refund' ? 'refund' : 'close';
+    const decided = await http.call(`sale:admin-${decision}`, `/api/disputes/${sale.orderId}`, {
+      method: 'POST',
+      token: admin.token,
+      json: { decision },
+      accept: (s) => (s === 200 ? decision : undefined),
+    });
+    if (decided) sale.stage = decision === 'refund' ? 'refunded' : 'completed';
+  }
+
+  /**
+   * Notes where a handover or cancel left the sale: `done` on success; unknown (read at the end,
+   * where it must be expired) when the hold expired first; unchanged when the call failed.
+   */
+  private settled(sale: SaleRecord, reply: Reply | null, done: OrderStage, expiredFirst = false) {
+    if (expiredFirst || reply?.status === 409) {
+      sale.tooLate = true;
+      sale.stage = null;
+    } else if (reply?.status === 200) {
+      sale.stage = done;
     }
   }
 

@@ -62,6 +62,33 @@ describe('paying for a booked phone', () => {
     expect(paid?.status).toBe('paid');
   });
 
+  it('tells a buyer whose hold was released that the phone sold first, even once it is for sale again', async () => {
+    const p = await phone();
+    const [first, second] = await Promise.all([
+      createAccount(t.app, 'user'),
+      createAccount(t.app, 'user'),
+    ]);
+    const firstOrder = await bookedOrder(first, p.id);
+    const secondOrder = await bookedOrder(second, p.id);
+    const secondSecret = (await intentFor(second, secondOrder.id)).json().clientSecret;
+    await confirm((await intentFor(first, firstOrder.id)).json().clientSecret);
+    const late = (await confirm(secondSecret)).json().paymentIntent;
+    expect(late.status).toBe('canceled');
+    // The first sale is cancelled before the second buyer's page records its payment.
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${firstOrder.id}/cancel`,
+      headers: first.bearer,
+    });
+    expect(cancelled.statusCode).toBe(200);
+    const res = await recordCall(second, late.id, secondOrder.id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/hold on your card has been released/);
+    expect(
+      await t.database.db.select().from(payments).where(eq(payments.orderId, secondOrder.id)),
+    ).toHaveLength(0);
+  });
+
   it('refuses an intent for another price than the order, and charges nothing', async () => {
     const buyer = await createAccount(t.app, 'user');
     const order = await bookedOrder(buyer, (await phone()).id);

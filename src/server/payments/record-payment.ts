@@ -8,7 +8,7 @@
  * processor's confirmation, Stripe's webhook): only the provider's own answer for the intent's
  * id counts, never what a caller or an event says about it.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { next, statusOf } from '../../shared/order-process';
 import { orders, payments, products } from '../db/schema';
 import { DomainError } from '../domain/domain-error';
@@ -85,9 +85,19 @@ export async function recordPayment(
       .where(eq(products.id, order.productId))
       .for('update');
     if (!maySell(order, product)) return { sold: true as const };
+    if (intent.status === 'canceled') {
+      // A hold released because another buyer's payment came first, even if the phone is for
+      // sale again by now (that sale was cancelled): paying again takes a new intent. A hold
+      // cancelled otherwise (in the provider's dashboard, say) is simply not a payment.
+      const [another] = await tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(and(eq(payments.productId, order.productId), ne(payments.orderId, order.id)))
+        .limit(1);
+      return another ? { sold: true as const } : { refused: 'the payment was cancelled' };
+    }
     // Given back before it was ever recorded (in the provider's dashboard, say): nothing to record.
     if (intent.status === 'refunded') return { refused: 'the payment was refunded' };
-    if (intent.status === 'canceled') return { refused: 'the payment was cancelled' };
     const now = new Date();
     const [payment] = await tx
       .insert(payments)

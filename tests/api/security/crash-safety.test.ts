@@ -2,16 +2,21 @@
  * Crash safety: the real server is killed with SIGKILL while buyers are booking and paying, then
  * started again on the same database. Everything it acknowledged must still be there, and the
  * money must add up: a paid order has its one payment record, its phone is sold, and no payment
- * exists without its order. Runs on PGlite, and on PostgreSQL when the run has TEST_DATABASE_URL.
+ * exists without its order. Then it dies between the card processor's capture (or release) and
+ * its own write, and the timed work must finish the step once it runs again. Runs on PGlite, and
+ * on PostgreSQL when the run has TEST_DATABASE_URL.
  */
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ServerProcess, startServer } from '../../../scripts/lib/server-process';
-import { openDatabase } from '../../../src/server/db/client';
-import { orders, payments, products } from '../../../src/server/db/schema';
+import { type Db, openDatabase } from '../../../src/server/db/client';
+import { orders, paymentIntents, payments, products } from '../../../src/server/db/schema';
 import { GOOD_PASSWORD, uniqueEmail } from '../../helpers/accounts';
 import { multipartFile } from '../../helpers/multipart';
 import { createPostgresDatabase } from '../../helpers/test-app';
@@ -320,4 +325,178 @@ describe('a second server on the same PGlite directory', () => {
       }
     },
   );
+});
+
+/**
+ * A money step is written as `capturing` or `releasing` in the transition's transaction, then the
+ * card processor is asked, then the final state is written (src/server/payments/settle.ts). With
+ * PHONE_MARKET_FAULT=exit-after-provider-step the server kills itself (SIGKILL) right after the
+ * processor did the step and before our write: the processor has moved the money, our record has
+ * not. Started again without the fault, the timed work must ask again (the processor answers
+ * "done already") and write the final state, exactly once.
+ */
+describe('a server killed between the card processor moving money and its own write', () => {
+  const FAULT = { PHONE_MARKET_FAULT: 'exit-after-provider-step' };
+
+  // The database of the test above (migrated, its server stopped): a second fresh one would cost
+  // a first start again. Its sales were paid, never handed over or cancelled.
+  beforeAll(async () => {
+    await server?.kill();
+    server = undefined;
+  });
+
+  const start = async (env: Record<string, string> = {}) => {
+    // The timed work runs as the server starts and then every 200 ms.
+    server = await startServer({
+      dataDir,
+      databaseUrl,
+      env: { TIMED_WORK_MS: '200', ...env },
+    });
+    return server;
+  };
+
+  /** Reads the database directly (the server is not running: PGlite is one process's). */
+  async function inDatabase<T>(read: (db: Db) => Promise<T>): Promise<T> {
+    const database = await openDatabase(
+      databaseUrl ? { url: databaseUrl } : { dataDir: path.join(dataDir, 'db') },
+    );
+    try {
+      return await read(database.db);
+    } finally {
+      await database.close();
+    }
+  }
+
+  /** The order, its payment and the processor's intent for it, as stored. */
+  async function moneyIn(db: Db, orderId: string) {
+    const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+    const paid = await db.select().from(payments).where(eq(payments.orderId, orderId));
+    const intents = await db
+      .select()
+      .from(paymentIntents)
+      .where(eq(paymentIntents.orderId, orderId));
+    const [product] = order
+      ? await db.select().from(products).where(eq(products.id, order.productId))
+      : [];
+    return {
+      stage: order?.stage,
+      money: paid.map((p) => p.money),
+      settled: paid.map((p) => p.settledAt !== null),
+      intents: intents.map((i) => i.status),
+      phone: product?.status,
+    };
+  }
+  const moneyOf = (orderId: string) => inDatabase((db) => moneyIn(db, orderId));
+
+  /** Sends a call the faulted server dies in; resolves once it has died by its own SIGKILL. */
+  async function diesDuring(call: () => Promise<unknown>) {
+    const running = server as ServerProcess;
+    const exited =
+      running.child.exitCode !== null || running.child.signalCode !== null
+        ? Promise.resolve()
+        : once(running.child, 'exit');
+    await expect(call(), 'the server answered: the fault did not fire').rejects.toThrow();
+    await Promise.race([exited, sleep(15_000)]);
+    expect(running.child.signalCode, running.output().slice(-2000)).toBe('SIGKILL');
+    server = undefined;
+  }
+
+  /** Reads the sale as `who` until its money is `money` (the timed work's round), or fails. */
+  async function moneyBecomes(who: Account, orderId: string, money: string) {
+    const deadline = Date.now() + 20_000;
+    let seen: unknown;
+    while (Date.now() < deadline) {
+      const { json } = await api.call('GET', `/orders/${orderId}`, undefined, who.bearer);
+      seen = json.money;
+      if (seen === money) return json as { stage: string; money: string };
+      await sleep(100);
+    }
+    throw new Error(`the money of ${orderId} stayed ${String(seen)}, never ${money}`);
+  }
+
+  it('captures a handover and releases a cancel exactly once after a restart', {
+    timeout: 180_000,
+  }, async () => {
+    // The fault fires only on a money step after the payment: paying is not one.
+    await start(FAULT);
+    const seller = await api.account('seller');
+    const buyer = await api.account('user');
+    const [handedOver, cancelled] = (await addPhones(seller, 2)) as [string, string];
+    const ids: Record<string, string> = {};
+    for (const productId of [handedOver, cancelled]) {
+      const acks: Ack[] = [];
+      await buy(buyer, productId, true, (a) => acks.push(a));
+      const paid = acks.find((a) => a.kind === 'payment');
+      if (paid?.kind !== 'payment') throw new Error('the payment was not recorded');
+      ids[productId] = paid.orderId;
+    }
+    const saleId = ids[handedOver] as string;
+    const cancelId = ids[cancelled] as string;
+    const { json: sale } = await api.call('GET', `/orders/${saleId}`, undefined, buyer.bearer);
+    expect(sale).toMatchObject({ stage: 'paid', money: 'held' });
+    expect(sale.handoverCode).toMatch(/^\d{6}$/);
+
+    // The handover: the processor captures, then the server dies before writing `captured`.
+    await diesDuring(() =>
+      api.call('POST', `/orders/${saleId}/handover`, { code: sale.handoverCode }, seller.bearer),
+    );
+    expect(await moneyOf(saleId), 'right after the crash').toEqual({
+      stage: 'completed',
+      money: ['capturing'],
+      settled: [false],
+      intents: ['succeeded'],
+      phone: 'sold',
+    });
+
+    // Started again without the fault: the timed work finishes the capture.
+    const healing = await start();
+    expect(await moneyBecomes(seller, saleId, 'captured')).toMatchObject({ stage: 'completed' });
+    expect(await healing.stop()).toBe(0);
+    server = undefined;
+
+    // A cancel by the buyer: the processor releases the hold, the server dies before `released`.
+    await start(FAULT);
+    await diesDuring(() => api.call('POST', `/orders/${cancelId}/cancel`, {}, buyer.bearer));
+    expect(await moneyOf(cancelId), 'right after the crash').toEqual({
+      stage: 'cancelled',
+      money: ['releasing'],
+      settled: [false],
+      intents: ['canceled'],
+      phone: 'available',
+    });
+
+    const healingAgain = await start();
+    expect(await moneyBecomes(buyer, cancelId, 'released')).toMatchObject({ stage: 'cancelled' });
+    expect(await healingAgain.stop()).toBe(0);
+    server = undefined;
+
+    // Consistent, and each step done once: one payment a sale, one intent, the sums agree.
+    await inDatabase(async (db) => {
+      expect(await moneyIn(db, saleId)).toEqual({
+        stage: 'completed',
+        money: ['captured'],
+        settled: [true],
+        intents: ['succeeded'],
+        phone: 'sold',
+      });
+      expect(await moneyIn(db, cancelId)).toEqual({
+        stage: 'cancelled',
+        money: ['released'],
+        settled: [true],
+        intents: ['canceled'],
+        phone: 'available',
+      });
+      const all = await db.select().from(payments);
+      const captured = all.filter((p) => p.money === 'captured');
+      expect(captured.map((p) => p.orderId)).toEqual([saleId]);
+      const succeeded = await db
+        .select()
+        .from(paymentIntents)
+        .where(eq(paymentIntents.status, 'succeeded'));
+      expect(succeeded.reduce((n, i) => n + i.amountCents, 0)).toBe(
+        captured.reduce((n, p) => n + p.priceCents, 0),
+      );
+      expect(all.filter((p) => /ing$/.test(p.money))).toEqual([]);
+    });
+  });
 });
