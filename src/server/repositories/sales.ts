@@ -29,7 +29,8 @@ function selectSales(db: Db) {
       transactionId: payments.transactionId,
       money: payments.money,
       dispute: disputes,
-      buyerRating: ratingOf(orders.buyerId),
+      // A buyer is rated by the sellers they bought from.
+      buyerRating: ratingOf(orders.buyerId, 'seller'),
       sellerRating: ratingOf(orders.sellerId),
     })
     .from(orders)
