@@ -10,18 +10,20 @@ import {
   bookPhone,
   createAccountViaApi,
   createSellerWithPhone,
+  disputedSale,
   payOrder,
   productIdOf,
   saleOf,
 } from './api';
 import { expect, test } from './console';
+import { FIXTURE } from './fixture';
 
 const CODE_HINT = 'Give this code to the seller only after you have checked the phone.';
 
-async function signIn(page: Page, email: string, from = '/dashboard') {
+async function signIn(page: Page, email: string, from = '/dashboard', password = API_PASSWORD) {
   await page.goto(`/signin?from=${encodeURIComponent(from)}`);
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(API_PASSWORD);
+  await page.getByLabel('Password').fill(password);
   await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
   await expect(
     page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' }),
@@ -263,4 +265,34 @@ test.describe('on a phone (390x844)', () => {
     await expect(page.getByText('Cancelled by the seller: the hold is released')).toBeVisible();
     await expect(page.getByText(CODE_HINT)).toHaveCount(0);
   });
+});
+
+test('the admin refunds one reported problem and closes another', async ({ page, baseURL }) => {
+  const base = baseURL as string;
+  const refunded = `Oppo Refund ${Date.now()}`;
+  const closed = `Oppo Close ${Date.now()}`;
+  const first = await disputedSale(base, refunded);
+  await disputedSale(base, closed);
+
+  await signIn(page, FIXTURE.admin.email, '/dashboard/disputes', FIXTURE.password);
+  const refundRow = page.getByRole('row').filter({ hasText: refunded });
+  await expect(refundRow).toContainText(first.buyer.email);
+  await expect(refundRow).toContainText(first.seller.email);
+  await expect(refundRow).toContainText('The screen flickers after ten minutes.');
+  await expect(refundRow).toContainText('Paid to the seller');
+  await refundRow.getByRole('button', { name: `Refund ${refunded}` }).click();
+  await page
+    .getByRole('dialog', { name: `Refund ${first.buyer.name} for ${refunded}?` })
+    .getByRole('button', { name: 'OK' })
+    .click();
+  await expect(page.getByText('The buyer is refunded.')).toBeVisible();
+  await expect(refundRow).toContainText('Refunded to the buyer');
+  await expect(refundRow.getByRole('button')).toHaveCount(0);
+
+  const closeRow = page.getByRole('row').filter({ hasText: closed });
+  await closeRow.getByRole('button', { name: `Close ${closed}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('The problem is closed.')).toBeVisible();
+  await expect(closeRow).toContainText('Closed');
+  await expect(closeRow).toContainText('Paid to the seller');
 });
