@@ -60,6 +60,7 @@ export const SALE_TEXT = {
   seller: 'Seller',
   name: 'Name',
   rating: 'Rating',
+  ratings: 'Ratings',
   number: 'Phone number',
   email: 'Email',
   numberAfterPayment: 'Shown once the buyer has paid',

@@ -131,7 +131,7 @@ function GivenRatings({ sale }: { sale: Sale }) {
   return (
     <section aria-labelledby="ratings-heading" className="space-y-1">
       <h2 id="ratings-heading" className="text-xl font-semibold">
-        {SALE_TEXT.rating}
+        {SALE_TEXT.ratings}
       </h2>
       {mine && line(SALE_TEXT.yourRating, mine)}
       {theirs && line(SALE_TEXT.theirRating(other), theirs)}
