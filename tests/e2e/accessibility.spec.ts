@@ -6,7 +6,17 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { API_PASSWORD, createAccountViaApi, createSellerWithPhone, listPhone } from './api';
+import {
+  API_PASSWORD,
+  bookPhone,
+  createAccountViaApi,
+  createSellerWithPhone,
+  disputedSale,
+  handOver,
+  listAnotherPhone,
+  payOrder,
+  productIdOf,
+} from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
 
@@ -143,14 +153,14 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
   const paid = `Oppo Axe Paid ${Date.now()}`;
   const seller = await createSellerWithPhone(base, '04', unpaid);
   const buyer = await createAccountViaApi(base, 'user', 'axe');
-  await listAnother(seller, paid);
-  const products = await productsOf(seller);
-  const unpaidOrder = await book(buyer, products[unpaid] as string);
-  const paidOrder = await book(buyer, products[paid] as string);
-  await pay(buyer, paidOrder);
+  await listAnotherPhone(seller, paid);
+  const unpaidPhone = await productIdOf(seller, unpaid);
+  const unpaidOrder = await bookPhone(buyer, unpaidPhone);
+  const paidOrder = await bookPhone(buyer, await productIdOf(seller, paid));
+  await payOrder(buyer, paidOrder);
   await buyer.api.post('/api/wishlist', {
     headers: buyer.bearer,
-    data: { productId: products[unpaid] },
+    data: { productId: unpaidPhone },
   });
   const fresh = `Oppo Axe Book ${Date.now()}`;
   await createSellerWithPhone(base, '04', fresh);
@@ -192,6 +202,155 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
     await expect(booking).toBeVisible();
     await axe.scan(page, `booking form (${size})`);
     await booking.getByRole('button', { name: 'Cancel' }).click();
+  });
+  expect(axe.found).toEqual([]);
+});
+
+/** A seller with three phones, a buyer who booked all three, paid two and received one. */
+async function threeSales(base: string, label: string) {
+  const stamp = Date.now();
+  const phones = {
+    booked: `Oppo ${label} Booked ${stamp}`,
+    paid: `Oppo ${label} Paid ${stamp}`,
+    completed: `Oppo ${label} Done ${stamp}`,
+  };
+  const seller = await createSellerWithPhone(base, '04', phones.booked);
+  await listAnotherPhone(seller, phones.paid);
+  await listAnotherPhone(seller, phones.completed);
+  const buyer = await createAccountViaApi(base, 'user', label.toLowerCase());
+  const orders = {
+    booked: await bookPhone(buyer, await productIdOf(seller, phones.booked)),
+    paid: await bookPhone(buyer, await productIdOf(seller, phones.paid)),
+    completed: await bookPhone(buyer, await productIdOf(seller, phones.completed)),
+  };
+  await payOrder(buyer, orders.paid);
+  await payOrder(buyer, orders.completed);
+  await handOver(seller, buyer, orders.completed);
+  return { seller, buyer, phones, orders };
+}
+
+test("a buyer: an order's page booked and paid, and its cancel dialog", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const { buyer, phones, orders } = await threeSales(baseURL as string, 'AxeOrder');
+  const axe = findings();
+  await signIn(page, buyer.email, API_PASSWORD);
+  await eachSize(page, async (size) => {
+    await open(page, `/dashboard/orders/${orders.booked}`, `Order: ${phones.booked}`);
+    await axe.scan(page, `order page, booked (${size})`);
+    await open(page, `/dashboard/orders/${orders.paid}`, `Order: ${phones.paid}`);
+    await expect(page.getByText(/^\d{6}$/)).toBeVisible();
+    await axe.scan(page, `order page, paid (${size})`);
+    await page.getByRole('button', { name: 'Cancel sale' }).click();
+    const cancel = page.getByRole('dialog', { name: /^Cancel this sale\?/ });
+    await expect(cancel).toBeVisible();
+    await axe.scan(page, `cancel dialog (${size})`);
+    await cancel.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('button', { name: 'Cancel sale' })).toBeFocused();
+  });
+  expect(axe.found).toEqual([]);
+});
+
+test("a buyer: a handed-over order's rating and its report dialog", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const { buyer, phones, orders } = await threeSales(baseURL as string, 'AxeDone');
+  const axe = findings();
+  await signIn(page, buyer.email, API_PASSWORD);
+  await eachSize(page, async (size) => {
+    await open(page, `/dashboard/orders/${orders.completed}`, `Order: ${phones.completed}`);
+    await page.getByRole('radio', { name: '3 stars' }).check();
+    await axe.scan(page, `order page, handed over (${size})`);
+    await page.getByRole('button', { name: 'Report a problem' }).click();
+    const report = page.getByRole('dialog', { name: `Report a problem with ${phones.completed}` });
+    await expect(report.getByLabel('What is wrong with the phone?')).toBeFocused();
+    await report.getByRole('button', { name: 'Send' }).click();
+    await expect(report.getByRole('alert')).toHaveText('Field Required');
+    await axe.scan(page, `report dialog (${size})`);
+    await page.keyboard.press('Escape');
+    await expect(report).toBeHidden();
+  });
+  expect(axe.found).toEqual([]);
+});
+
+test('a buyer: a brand page with phones booked, paid for and received', async ({
+  page,
+  baseURL,
+}) => {
+  const { buyer, phones } = await threeSales(baseURL as string, 'AxeBrand');
+  const axe = findings();
+  await signIn(page, buyer.email, API_PASSWORD);
+  await eachSize(page, async (size) => {
+    await open(page, '/category/04');
+    await expect(
+      page.getByRole('article', { name: phones.booked }).getByText('Booked by you'),
+    ).toBeVisible();
+    await axe.scan(page, `brand page with booked phones (${size})`);
+  });
+  expect(axe.found).toEqual([]);
+});
+
+test('a seller: My Sales and its handover dialog', async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const { seller, phones } = await threeSales(baseURL as string, 'AxeSale');
+  const axe = findings();
+  await signIn(page, seller.email, API_PASSWORD);
+  await eachSize(page, async (size) => {
+    await open(page, '/dashboard/mysales', 'My Sales');
+    await expect(page.getByRole('row')).toHaveCount(4);
+    await axe.scan(page, `My Sales (${size})`);
+    await page.getByRole('button', { name: `Confirm handover ${phones.paid}` }).click();
+    const handover = page.getByRole('dialog', { name: `Confirm the handover of ${phones.paid}` });
+    await handover.getByLabel('Handover code from the buyer').fill('12');
+    await handover.getByRole('button', { name: 'Confirm handover' }).click();
+    await expect(handover.getByRole('alert')).toHaveText(
+      'Enter the six digits the buyer gives you.',
+    );
+    await axe.scan(page, `handover dialog (${size})`);
+    await handover.getByRole('button', { name: 'Cancel' }).click();
+    await expect(handover).toBeHidden();
+  });
+  expect(axe.found).toEqual([]);
+});
+
+test("a seller: the rating dialog and a sale's page", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const { seller, phones, orders } = await threeSales(baseURL as string, 'AxeRate');
+  const axe = findings();
+  await signIn(page, seller.email, API_PASSWORD);
+  await eachSize(page, async (size) => {
+    await open(page, '/dashboard/mysales', 'My Sales');
+    await page.getByRole('button', { name: `Rate the buyer ${phones.completed}` }).click();
+    const rating = page.getByRole('dialog', { name: `Rate the buyer of ${phones.completed}` });
+    await rating.getByRole('radio', { name: '2 stars' }).check();
+    await axe.scan(page, `rating dialog (${size})`);
+    await rating.getByRole('button', { name: 'Cancel' }).click();
+    await expect(rating).toBeHidden();
+
+    await open(page, `/dashboard/orders/${orders.paid}`, `Sale: ${phones.paid}`);
+    await axe.scan(page, `sale page, paid (${size})`);
+  });
+  expect(axe.found).toEqual([]);
+});
+
+test('the admin: Disputes, a disputed sale and the refund dialog', async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const model = `Oppo Axe Dispute ${Date.now()}`;
+  const { orderId } = await disputedSale(baseURL as string, model);
+  const axe = findings();
+  await signIn(page, FIXTURE.admin.email, FIXTURE.password);
+  await eachSize(page, async (size) => {
+    await open(page, '/dashboard/disputes', 'Disputes');
+    await axe.scan(page, `Disputes (${size})`);
+    await page.getByRole('button', { name: `Refund ${model}` }).click();
+    const confirm = page.getByRole('dialog', { name: /^Refund .* for Oppo Axe Dispute/ });
+    await expect(confirm).toBeVisible();
+    await axe.scan(page, `refund dialog (${size})`);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await open(page, `/dashboard/orders/${orderId}`, `Sale: ${model}`);
+    await axe.scan(page, `disputed sale page (${size})`);
   });
   expect(axe.found).toEqual([]);
 });
@@ -244,62 +403,3 @@ test('the admin: All Sellers, All Buyers, Banned Addresses and its dialog', asyn
   });
   expect(axe.found).toEqual([]);
 });
-
-type Account = Awaited<ReturnType<typeof createAccountViaApi>>;
-
-/** A second phone of `seller`'s, with the photo of the first. */
-async function listAnother(seller: Account, modelName: string) {
-  const [first] = (await (
-    await seller.api.get(`/api/products?email=${encodeURIComponent(seller.email)}`, {
-      headers: seller.bearer,
-    })
-  ).json()) as { image: string }[];
-  await listPhone(seller, { categoryId: '04', modelName, image: first?.image ?? '' });
-}
-
-async function productsOf(seller: Account): Promise<Record<string, string>> {
-  const res = await seller.api.get(`/api/products?email=${encodeURIComponent(seller.email)}`, {
-    headers: seller.bearer,
-  });
-  const list = (await res.json()) as { _id: string; modelName: string }[];
-  return Object.fromEntries(list.map((p) => [p.modelName, p._id]));
-}
-
-/** Books `productId` for `buyer` and answers the order's id. */
-async function book(buyer: Account, productId: string): Promise<string> {
-  const res = await buyer.api.post('/api/order', {
-    headers: buyer.bearer,
-    data: { productId, location: 'Station', number: '+1 303 555 0150' },
-  });
-  expect(res.ok()).toBe(true);
-  const orders = (await (
-    await buyer.api.get(`/api/order?email=${encodeURIComponent(buyer.email)}`, {
-      headers: buyer.bearer,
-    })
-  ).json()) as { _id: string; productId: string }[];
-  const order = orders.find((o) => o.productId === productId);
-  if (!order) throw new Error('the booked order is not in My Orders');
-  return order._id;
-}
-
-/** Pays an order as the payment page does, with the test card that pays. */
-async function pay(buyer: Account, orderId: string) {
-  const intent = await buyer.api.post('/api/create-payment-intent', {
-    headers: buyer.bearer,
-    data: { price: 250, orderId },
-  });
-  const { clientSecret } = (await intent.json()) as { clientSecret: string };
-  const confirmed = await buyer.api.post('/api/test-payments/confirm', {
-    data: {
-      clientSecret,
-      card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
-      billingDetails: { name: 'Axe Buyer', email: buyer.email },
-    },
-  });
-  const { paymentIntent } = (await confirmed.json()) as { paymentIntent: { id: string } };
-  const recorded = await buyer.api.post('/api/payment', {
-    headers: buyer.bearer,
-    data: { transactionId: paymentIntent.id, orderId },
-  });
-  expect(recorded.ok()).toBe(true);
-}

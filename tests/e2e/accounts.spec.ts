@@ -56,7 +56,7 @@ test('a visitor signs up as a seller and has the seller dashboard', async ({ pag
   await signUp(page, 'Sid Seller', uniqueEmail('sid'));
   await expect(page.getByText('Registration Successful')).toBeVisible();
   await page.goto('/dashboard');
-  await expect(dashboardMenu(page)).toHaveText(['Add A Product', 'My Products']);
+  await expect(dashboardMenu(page)).toHaveText(['Add A Product', 'My Products', 'My Sales']);
   await expect(page.getByRole('heading', { level: 1, name: 'My Products' })).toBeVisible();
 });
 
@@ -106,12 +106,12 @@ test('each role sees its own menu and index page', async ({ page }) => {
   const cases = [
     {
       email: FIXTURE.admin.email,
-      menu: ['All Sellers', 'All Buyers', 'Banned Addresses'],
+      menu: ['All Sellers', 'All Buyers', 'Banned Addresses', 'Disputes'],
       index: 'All Sellers',
     },
     {
       email: FIXTURE.verifiedSeller.email,
-      menu: ['Add A Product', 'My Products'],
+      menu: ['Add A Product', 'My Products', 'My Sales'],
       index: 'My Products',
     },
     { email: FIXTURE.buyer.email, menu: ['My Orders', 'My WishList'], index: 'My Orders' },

@@ -60,6 +60,107 @@ export async function listPhone(
   );
 }
 
+export type Account = Awaited<ReturnType<typeof createAccountViaApi>>;
+
+/** A second phone of `seller`'s, with the photo of the first. */
+export async function listAnotherPhone(seller: Account, modelName: string, categoryId = '04') {
+  const [first] = Object.values(await productsOf(seller));
+  await listPhone(seller, { categoryId, modelName, image: first?.image ?? '' });
+}
+
+/** The seller's phones by model name. */
+export async function productsOf(
+  seller: Account,
+): Promise<Record<string, { _id: string; image: string }>> {
+  const res = await ok(
+    seller.api.get(`/api/products?email=${encodeURIComponent(seller.email)}`, {
+      headers: seller.bearer,
+    }),
+  );
+  const list = (await res.json()) as { _id: string; modelName: string; image: string }[];
+  return Object.fromEntries(list.map((p) => [p.modelName, p]));
+}
+
+/** The id of `seller`'s phone named `modelName`. */
+export async function productIdOf(seller: Account, modelName: string): Promise<string> {
+  const phone = (await productsOf(seller))[modelName];
+  if (!phone) throw new Error(`${seller.email} has no phone ${modelName}`);
+  return phone._id;
+}
+
+/** Books `productId` for `buyer` and answers the order's id. */
+export async function bookPhone(buyer: Account, productId: string): Promise<string> {
+  const res = await ok(
+    buyer.api.post('/api/order', {
+      headers: buyer.bearer,
+      data: { productId, location: 'Station', number: '+1 303 555 0150' },
+    }),
+  );
+  const { insertedId } = (await res.json()) as { insertedId?: string };
+  if (!insertedId) throw new Error('the booking answered no order id');
+  return insertedId;
+}
+
+/** Pays an order as the payment page does, with the test card that pays ($250, listPhone's price). */
+export async function payOrder(buyer: Account, orderId: string) {
+  const intent = await ok(
+    buyer.api.post('/api/create-payment-intent', {
+      headers: buyer.bearer,
+      data: { price: 250, orderId },
+    }),
+  );
+  const { clientSecret } = (await intent.json()) as { clientSecret: string };
+  const confirmed = await ok(
+    buyer.api.post('/api/test-payments/confirm', {
+      data: {
+        clientSecret,
+        card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+        billingDetails: { name: buyer.name, email: buyer.email },
+      },
+    }),
+  );
+  const { paymentIntent } = (await confirmed.json()) as { paymentIntent: { id: string } };
+  await ok(
+    buyer.api.post('/api/payment', {
+      headers: buyer.bearer,
+      data: { transactionId: paymentIntent.id, orderId },
+    }),
+  );
+}
+
+/** The sale as `account` sees it (the buyer's view holds the handover code while it is paid). */
+export async function saleOf(account: Account, orderId: string) {
+  const res = await ok(account.api.get(`/api/orders/${orderId}`, { headers: account.bearer }));
+  return (await res.json()) as { stage: string; handoverCode: string | null };
+}
+
+/** The seller enters the code of the buyer's paid order: the sale completes. */
+export async function handOver(seller: Account, buyer: Account, orderId: string) {
+  const { handoverCode } = await saleOf(buyer, orderId);
+  await ok(
+    seller.api.post(`/api/orders/${orderId}/handover`, {
+      headers: seller.bearer,
+      data: { code: handoverCode },
+    }),
+  );
+}
+
+/** Books, pays, hands over and reports a problem: a sale the admin must decide. */
+export async function disputedSale(baseURL: string, modelName: string) {
+  const seller = await createSellerWithPhone(baseURL, '04', modelName);
+  const buyer = await createAccountViaApi(baseURL, 'user', 'disputer');
+  const orderId = await bookPhone(buyer, await productIdOf(seller, modelName));
+  await payOrder(buyer, orderId);
+  await handOver(seller, buyer, orderId);
+  await ok(
+    buyer.api.post(`/api/orders/${orderId}/report`, {
+      headers: buyer.bearer,
+      data: { reason: 'The screen flickers after ten minutes.' },
+    }),
+  );
+  return { seller, buyer, orderId };
+}
+
 async function ok(response: ReturnType<APIRequestContext['get']>) {
   const res = await response;
   if (!res.ok()) throw new Error(`${res.url()} answered ${res.status()}: ${await res.text()}`);

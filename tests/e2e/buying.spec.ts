@@ -35,6 +35,12 @@ test('a buyer wish-lists and books a phone, then finds both in the dashboard', a
   await card.getByRole('button', { name: 'Add to Wish List' }).click();
   await expect(page.getByText('Already Added')).toBeVisible();
 
+  // A second tab, open before the booking, still offers Book Now.
+  const otherTab = await page.context().newPage();
+  await otherTab.goto('/category/04');
+  const sameCard = otherTab.getByRole('article', { name: model });
+  await expect(sameCard.getByRole('button', { name: 'Book Now' })).toBeEnabled();
+
   await card.getByRole('button', { name: 'Book Now' }).click();
   const dialog = page.getByRole('dialog', { name: `Book for ${model}` });
   await expect(dialog.getByLabel('Name')).toHaveValue(buyer.name);
@@ -50,11 +56,17 @@ test('a buyer wish-lists and books a phone, then finds both in the dashboard', a
   await expect(page.getByText('Your Booking is confirmed.')).toBeVisible();
   await expect(dialog).toBeHidden();
 
-  await card.getByRole('button', { name: 'Book Now' }).click();
-  await dialog.getByPlaceholder('Meeting Location').fill('Again');
-  await dialog.getByLabel(/Phone number/).fill('1');
-  await dialog.getByRole('button', { name: 'Order' }).click();
-  await expect(page.getByText('Already Booked')).toBeVisible();
+  // This tab offers paying for it instead of booking it again; the other tab is told.
+  await expect(card.getByText('Booked by you')).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Book Now' })).toHaveCount(0);
+  await sameCard.getByRole('button', { name: 'Book Now' }).click();
+  const otherDialog = otherTab.getByRole('dialog', { name: `Book for ${model}` });
+  await otherDialog.getByPlaceholder('Meeting Location').fill('Again');
+  await otherDialog.getByLabel(/Phone number/).fill('1');
+  await otherDialog.getByRole('button', { name: 'Order' }).click();
+  await expect(otherTab.getByText('Already Booked')).toBeVisible();
+  await expect(sameCard.getByText('Booked by you')).toBeVisible();
+  await otherTab.close();
 
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { level: 1, name: 'My Orders' })).toBeVisible();

@@ -108,6 +108,10 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               const m = await import('@client/features/payment/routes/payment');
               return { Component: m.PaymentRoute, loader: m.paymentLoader(queryClient) };
             }),
+            lazyPage('orders/:id', async () => {
+              const m = await import('@client/features/sale/routes/sale');
+              return { Component: m.SaleRoute, loader: m.saleLoader(queryClient) };
+            }),
             lazyPage('mywishlist', async () => {
               const m = await import('@client/features/buying/routes/my-wish-list');
               return { Component: m.MyWishListRoute, loader: m.myWishListLoader(queryClient) };
@@ -125,6 +129,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               async () => {
                 const m = await import('@client/features/selling/routes/my-products');
                 return { Component: m.MyProductsRoute, loader: m.myProductsLoader(queryClient) };
+              },
+              seller,
+            ),
+            lazyPage(
+              'mysales',
+              async () => {
+                const m = await import('@client/features/sale/routes/my-sales');
+                return { Component: m.MySalesRoute, loader: m.mySalesLoader(queryClient) };
               },
               seller,
             ),
@@ -149,6 +161,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               async () => {
                 const m = await import('@client/features/admin/routes/banned');
                 return { Component: m.BannedRoute, loader: m.bannedLoader(queryClient) };
+              },
+              admin,
+            ),
+            lazyPage(
+              'disputes',
+              async () => {
+                const m = await import('@client/features/sale/routes/disputes');
+                return { Component: m.DisputesRoute, loader: m.disputesLoader(queryClient) };
               },
               admin,
             ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDollars, storageLabel } from './format';
+import { formatDate, formatDollars, formatRating, storageLabel } from './format';
 
 describe('format', () => {
   it('shows dates as medium dates', () => {
@@ -12,5 +12,10 @@ describe('format', () => {
   it("shows the storage value '1 GTB' as 1 TB", () => {
     expect(storageLabel('1 GTB')).toBe('1 TB');
     expect(storageLabel('256 GB')).toBe('256 GB');
+  });
+  it('shows a rating as stars and count, and none before the first', () => {
+    expect(formatRating({ average: 4.5, count: 12 })).toBe('★ 4.5 (12)');
+    expect(formatRating({ average: 4, count: 1 })).toBe('★ 4.0 (1)');
+    expect(formatRating({ average: null, count: 0 })).toBeNull();
   });
 });

@@ -3,6 +3,15 @@ const mediumDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 /** 'Nov 22, 2026' */
 export const formatDate = (iso: string): string => mediumDate.format(new Date(iso));
 
+const dateAndTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** 'Nov 22, 2026, 3:05 PM' (in the viewer's time zone) */
+export const formatDateTime = (iso: string): string => dateAndTime.format(new Date(iso));
+
+/** A rating summary as stars and count, '★ 4.5 (12)'; null when there is none yet. */
+export const formatRating = ({ average, count }: { average: number | null; count: number }) =>
+  average === null || count === 0 ? null : `★ ${average.toFixed(1)} (${count})`;
+
 /** Dollars with a dollar sign, cents only when there are any: $949, $12.50. */
 export const formatDollars = (amount: number): string =>
   `$${Number.isInteger(amount) ? amount : amount.toFixed(2)}`;

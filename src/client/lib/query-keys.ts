@@ -8,4 +8,6 @@ export const queryRoots = {
   products: ['products'],
   /** A buyer's orders, which paying for one changes. */
   orders: ['orders'],
+  /** Sales after booking (an order's page, My Sales, Disputes), which paying changes too. */
+  sales: ['sales'],
 } as const;

@@ -47,13 +47,19 @@ export function toProduct(
   };
 }
 
-/** What buyers said of the account `id` (a correlated subquery per row; ratings are indexed). */
-export const ratingOf = (id: SQL | AnyPgColumn) => ({
-  average: sql<
-    number | null
-  >`(select round(avg(${ratings.stars}), 1)::float8 from ${ratings} where ${ratings.rateeId} = ${id} and ${ratings.by} = 'buyer')`,
-  count: sql<number>`(select count(*)::int from ${ratings} where ${ratings.rateeId} = ${id} and ${ratings.by} = 'buyer')`,
-});
+/**
+ * What the other side said of the account `id`: buyers of a seller (the default), sellers of a
+ * buyer (`by: 'seller'`). A correlated subquery per row; ratings are indexed.
+ */
+export const ratingOf = (id: SQL | AnyPgColumn, by: 'buyer' | 'seller' = 'buyer') => {
+  const side = sql.raw(by === 'seller' ? "'seller'" : "'buyer'");
+  return {
+    average: sql<
+      number | null
+    >`(select round(avg(${ratings.stars}), 1)::float8 from ${ratings} where ${ratings.rateeId} = ${id} and ${ratings.by} = ${side})`,
+    count: sql<number>`(select count(*)::int from ${ratings} where ${ratings.rateeId} = ${id} and ${ratings.by} = ${side})`,
+  };
+};
 
 export function toAdvertisedItem(
   ad: typeof advertisements.$inferSelect,

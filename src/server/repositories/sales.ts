@@ -29,7 +29,8 @@ function selectSales(db: Db) {
       transactionId: payments.transactionId,
       money: payments.money,
       dispute: disputes,
-      buyerRating: ratingOf(orders.buyerId),
+      // A buyer is rated by the sellers they bought from.
+      buyerRating: ratingOf(orders.buyerId, 'seller'),
       sellerRating: ratingOf(orders.sellerId),
       // Whether each side still has an account (a deleted one cannot be rated).
       buyerExists: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${orders.buyerId})`,

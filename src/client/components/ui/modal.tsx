@@ -2,7 +2,7 @@
  * A modal on the native <dialog>: showModal() makes the rest of the page inert, so focus stays
  * inside; Escape and the close button close it; focus returns to where it was.
  */
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from 'react';
 
 type ModalProps = {
   open: boolean;
@@ -21,6 +21,14 @@ export function useModalDialog(open: boolean) {
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  // A dialog taken away while open (its page stops rendering it) is closed first, while it is
+  // still in the document: closing is what gives focus back to where it was.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
   return ref;
 }
 

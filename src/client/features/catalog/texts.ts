@@ -8,4 +8,7 @@ export const CATALOG_TEXT = {
   wishListOnlyBuyers: 'Only buyers can keep a wish list.',
   wishListSignIn: 'Sign in to add it',
   signUp: 'Sign up',
+  bookedByYou: 'Booked by you',
+  payNow: 'Pay now',
+  seeOrder: 'See your order',
 } as const;

@@ -12,6 +12,7 @@ import { TEXT } from '@shared/texts';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { myOrdersQueryOptions, useDeleteOrder } from '../api/orders';
+import { BUYING_TEXT } from '../texts';
 
 const COLUMN = {
   index: '#',
@@ -68,23 +69,33 @@ export function MyOrdersRoute() {
                   className="rounded"
                 />
               </td>
-              <td {...cell(COLUMN.name, 'title')}>{o.productName}</td>
+              <td {...cell(COLUMN.name, 'title')}>
+                <Link to={`/dashboard/orders/${o._id}`} className="link link-hover">
+                  {o.productName}
+                </Link>
+              </td>
               <td {...cell(COLUMN.price)}>{formatDollars(o.price)}</td>
               <td {...cell(COLUMN.meetPoint)}>{o.location}</td>
               <td {...cell(COLUMN.number)}>{o.number}</td>
               <td {...cell(COLUMN.pay, 'action')}>
-                {can('order', o.stage, 'pay') && !o.soldElsewhere ? (
+                {o.soldElsewhere ? (
+                  <span className="badge badge-warning">{BUYING_TEXT.soldElsewhere}</span>
+                ) : can('order', o.stage, 'pay') ? (
                   <Link to={`/dashboard/payment/${o._id}`} className="btn btn-primary btn-sm">
                     {TEXT.dashboard.pay}
                     <span className="sr-only"> for {o.productName}</span>
                   </Link>
                 ) : (
-                  <span className="badge badge-success">{TEXT.dashboard.paid}</span>
+                  <span className="inline-flex flex-wrap items-center gap-2">
+                    <span className="badge badge-success">{TEXT.dashboard.paid}</span>
+                    <span className="text-sm">{BUYING_TEXT.stage[o.stage]}</span>
+                  </span>
                 )}
               </td>
-              {/* A paid order is kept with its payment: it cannot be deleted, so no Delete. */}
+              {/* Only a booked order is deleted (its cancel); a paid one is kept with its
+                  payment, and is cancelled as a sale from its own page. */}
               <td {...cell(COLUMN.action, 'action')}>
-                {can('order', o.stage, 'cancel') && (
+                {o.stage === 'booked' && can('order', o.stage, 'cancel') && (
                   <DeleteButton what={o.productName} onClick={() => deletion.ask(o._id)} />
                 )}
               </td>

@@ -4,11 +4,13 @@ import { signInPathFrom, signUpPathFrom } from '@client/lib/auth/redirect';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { toastError } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
+import { queryRoots } from '@client/lib/query-keys';
 import type { Product } from '@shared/entities';
 import { TEXT } from '@shared/texts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { bookProduct } from '../api/book-product';
 import { phoneActionPath } from '../return-path';
 import { CATALOG_TEXT } from '../texts';
@@ -18,6 +20,8 @@ type Values = { location: string; number: string };
 /** The booking modal (spec section 2): a sign-in prompt, or the booking form. */
 export function BookingModal({ product, onClose }: { product: Product; onClose: () => void }) {
   const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const {
     register,
     handleSubmit,
@@ -53,14 +57,40 @@ export function BookingModal({ product, onClose }: { product: Product; onClose: 
 
   const onSubmit = async ({ location, number }: Values) => {
     try {
-      const { acknowledged } = await bookProduct({ productId: product._id, location, number });
-      if (acknowledged) toast.success(TEXT.toast.bookingConfirmed);
-      else toast.error(TEXT.toast.alreadyBooked);
+      const booked = await bookProduct({ productId: product._id, location, number });
+      if (!booked.acknowledged) toast.error(TEXT.toast.alreadyBooked);
+      else if ('insertedId' in booked && booked.insertedId)
+        confirmWithPayLink(`/dashboard/payment/${booked.insertedId}`);
+      else toast.success(TEXT.toast.bookingConfirmed);
+      // The card marks the phone booked, and My Orders lists it.
+      await queryClient.invalidateQueries({ queryKey: queryRoots.orders });
     } catch (error) {
       toastError(error, TEXT.toast.alreadyBooked);
     }
     onClose();
   };
+
+  /** The spec's confirmation, and the way straight on to pay (long enough to reach the link). */
+  const confirmWithPayLink = (to: string) =>
+    toast.success(
+      (t) => (
+        <span>
+          <span>{TEXT.toast.bookingConfirmed}</span>{' '}
+          <a
+            href={to}
+            className="link font-semibold"
+            onClick={(event) => {
+              event.preventDefault();
+              toast.dismiss(t.id);
+              navigate(to);
+            }}
+          >
+            {CATALOG_TEXT.payNow}
+          </a>
+        </span>
+      ),
+      { duration: 8000 },
+    );
 
   const readOnly = (id: string, label: string, value: string) => (
     <Field id={id} label={label}>

@@ -1,6 +1,8 @@
 import type { Product } from '@shared/entities';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { ProductCard } from './product-card';
 
@@ -84,4 +86,41 @@ describe('ProductCard', () => {
     expect(screen.queryByRole('button', { name: 'Book Now' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add to Wish List' })).not.toBeInTheDocument();
   });
+
+  it("shows the seller's rating beside their name, or that there is none yet", () => {
+    const { rerender } = render(<ProductCard product={product} />);
+    expect(screen.getByText('No ratings yet')).toBeInTheDocument();
+    rerender(<ProductCard product={{ ...product, sellerRating: { average: 4.5, count: 12 } }} />);
+    expect(screen.getByText('★ 4.5 (12)')).toBeInTheDocument();
+    expect(screen.getByText('Rated 4.5 out of 5 from 12 ratings')).toHaveClass('sr-only');
+  });
+
+  it('marks a phone the buyer booked and goes on to pay for it instead of booking again', () => {
+    inRouter(<ProductCard product={product} booking={{ orderId: ORDER, stage: 'booked' }} />);
+    expect(screen.getByText('Booked by you')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Book Now' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Pay now for Galaxy S23 Ultra' })).toHaveAttribute(
+      'href',
+      `/dashboard/payment/${ORDER}`,
+    );
+  });
+
+  it('links a paid booking, or one sold to another buyer, to the order instead', () => {
+    inRouter(
+      <ProductCard
+        product={{ ...product, status: 'sold' }}
+        booking={{ orderId: ORDER, stage: 'booked' }}
+      />,
+    );
+    expect(
+      screen.getByRole('link', { name: 'See your order for Galaxy S23 Ultra' }),
+    ).toHaveAttribute('href', `/dashboard/orders/${ORDER}`);
+    expect(screen.queryByRole('link', { name: /Pay now/ })).not.toBeInTheDocument();
+  });
 });
+
+const ORDER = '7b0a3c1e-0000-4000-8000-0000000000ee';
+
+function inRouter(element: ReactNode) {
+  render(<RouterProvider router={createMemoryRouter([{ path: '/', element }])} />);
+}

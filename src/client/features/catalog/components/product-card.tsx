@@ -1,8 +1,10 @@
+import { RatingSummary } from '@client/components/ui/rating-summary';
 import { formatDate, formatDollars, storageLabel } from '@client/lib/format';
 import { USER_STATUS_VERIFIED } from '@shared/constants';
-import type { Product } from '@shared/entities';
+import type { Booking, Product } from '@shared/entities';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
+import { Link } from 'react-router';
 import { CATALOG_TEXT } from '../texts';
 
 type ProductCardProps = {
@@ -11,6 +13,8 @@ type ProductCardProps = {
   onBook?: (product: Product) => void;
   /** False for a signed-in seller or admin: booking and wish-listing are for buyers only. */
   buyerActions?: boolean;
+  /** The signed-in buyer's live order for this phone, if any: it goes on to pay or to the order. */
+  booking?: Pick<Booking, 'orderId' | 'stage'> | undefined;
 };
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
@@ -22,11 +26,37 @@ function Detail({ label, children }: { label: string; children: React.ReactNode 
   );
 }
 
+/**
+ * Instead of Book Now on a phone the buyer booked: pay for it while it is still for sale, else
+ * their order (paid, or sold to another buyer meanwhile).
+ */
+function BookingLink({
+  booking,
+  sold,
+  modelName,
+}: {
+  booking: NonNullable<ProductCardProps['booking']>;
+  sold: boolean;
+  modelName: string;
+}) {
+  const toPay = booking.stage === 'booked' && !sold;
+  return (
+    <Link
+      to={toPay ? `/dashboard/payment/${booking.orderId}` : `/dashboard/orders/${booking.orderId}`}
+      className="btn btn-primary"
+    >
+      {toPay ? CATALOG_TEXT.payNow : CATALOG_TEXT.seeOrder}{' '}
+      <span className="sr-only">for {modelName}</span>
+    </Link>
+  );
+}
+
 export function ProductCard({
   product,
   onWishList,
   onBook,
   buyerActions = true,
+  booking,
   priority = false,
 }: ProductCardProps & { priority?: boolean }) {
   const sold = product.status === 'sold';
@@ -82,7 +112,7 @@ export function ProductCard({
           <Detail label="Location">{product.location}</Detail>
           <Detail label="Time used">{product.timeUsed} months</Detail>
           <Detail label="Seller">
-            <span className="inline-flex items-center gap-1">
+            <span className="inline-flex flex-wrap items-center justify-end gap-x-2 gap-y-1">
               <span>{product.sellerName}</span>
               {product.userStatus === USER_STATUS_VERIFIED && (
                 <span className="badge badge-info badge-sm gap-1" title="Verified seller">
@@ -92,6 +122,7 @@ export function ProductCard({
                   verified
                 </span>
               )}
+              <RatingSummary rating={product.sellerRating} />
             </span>
           </Detail>
           <Detail label="Posted">
@@ -99,7 +130,10 @@ export function ProductCard({
           </Detail>
         </dl>
         {buyerActions ? (
-          <div className="card-actions justify-end">
+          <div className="card-actions items-center justify-end">
+            {booking && (
+              <span className="badge badge-info mr-auto">{CATALOG_TEXT.bookedByYou}</span>
+            )}
             <button
               type="button"
               className="btn btn-outline btn-secondary"
@@ -107,14 +141,18 @@ export function ProductCard({
             >
               {TEXT.product.addToWishList}
             </button>
-            <button
-              type="button"
-              className="btn btn-primary"
-              disabled={sold}
-              onClick={() => onBook?.(product)}
-            >
-              {TEXT.product.bookNow}
-            </button>
+            {booking ? (
+              <BookingLink booking={booking} sold={sold} modelName={product.modelName} />
+            ) : (
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={sold}
+                onClick={() => onBook?.(product)}
+              >
+                {TEXT.product.bookNow}
+              </button>
+            )}
           </div>
         ) : (
           <p className="text-right text-sm opacity-80">{CATALOG_TEXT.onlyBuyers}</p>

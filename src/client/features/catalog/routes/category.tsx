@@ -7,7 +7,7 @@ import { toastError } from '@client/lib/feedback';
 import { CATEGORY_CODES, type CategoryCode } from '@shared/constants';
 import type { Product } from '@shared/entities';
 import { TEXT } from '@shared/texts';
-import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import {
@@ -20,6 +20,7 @@ import {
 } from 'react-router';
 import { addToWishList } from '../api/add-to-wish-list';
 import { categoryProductsQueryOptions, useCategoryProducts } from '../api/get-category-products';
+import { myBookingsQueryOptions } from '../api/my-bookings';
 import { BookingModal } from '../components/booking-modal';
 import { ProductCard } from '../components/product-card';
 import { PHONE_ACTIONS, type PhoneAction, phoneActionPath } from '../return-path';
@@ -45,6 +46,11 @@ export function CategoryRoute() {
   const products = pages.pages.flatMap((p) => p.data);
   const { user, loading } = useAuth();
   const role = useRole(user?.email ?? '');
+  // Only a signed-in buyer has bookings to mark; visitors never ask for them.
+  const bookings = useQuery({
+    ...myBookingsQueryOptions(user?.email ?? ''),
+    enabled: !!user && !role.loading && role.role === 'buyer',
+  });
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
@@ -157,6 +163,7 @@ export function CategoryRoute() {
             onWishList={wishList}
             onBook={book}
             buyerActions={buyerActions}
+            booking={bookings.data?.find((b) => b.productId === p._id)}
           />
         ))}
       </div>

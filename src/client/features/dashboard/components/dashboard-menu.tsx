@@ -10,11 +10,13 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
   seller: [
     { to: '/dashboard/addaproduct', label: TEXT.dashboard.addProduct },
     { to: '/dashboard/myproducts', label: TEXT.dashboard.myProducts },
+    { to: '/dashboard/mysales', label: 'My Sales' },
   ],
   admin: [
     { to: '/dashboard/allseller', label: TEXT.dashboard.allSellers },
     { to: '/dashboard/allbuyer', label: TEXT.dashboard.allBuyers },
     { to: '/dashboard/banned', label: 'Banned Addresses' },
+    { to: '/dashboard/disputes', label: 'Disputes' },
   ],
 };
 

@@ -24,9 +24,9 @@ type Payment = { transactionId: string; orderId: string };
 
 export const recordPayment = (payment: Payment) => call('recordPayment', { body: payment });
 
-/** Records a payment; the buyer's orders then show it paid. */
+/** Records a payment; the buyer's orders and the order's page then show it paid. */
 export const useRecordPayment = () =>
-  useRefreshingMutation(recordPayment, () => [queryRoots.orders]);
+  useRefreshingMutation(recordPayment, () => [queryRoots.orders, queryRoots.sales]);
 
 type ConfirmTestPayment = CallInput<'confirmTestPayment'>['body'];
 export type TestCard = ConfirmTestPayment['card'];

@@ -37,14 +37,20 @@ export const paymentLoader =
     return null;
   };
 
-/** What the buyer does next, once the order is paid. */
-function NextStep({ location }: { location: string }) {
+/** What the buyer does next, once the order is paid: the money waits for the handover. */
+function NextStep({ orderId, location }: { orderId: string; location: string }) {
   return (
     <>
       <p>{PAYMENT_TEXT.nextStep(location)}</p>
-      <Link to="/dashboard/myorders" className="btn btn-outline btn-sm">
-        {PAYMENT_TEXT.myOrders}
-      </Link>
+      <p>{PAYMENT_TEXT.held}</p>
+      <div className="flex flex-wrap gap-2">
+        <Link to={`/dashboard/orders/${orderId}`} className="btn btn-primary btn-sm">
+          {PAYMENT_TEXT.seeOrder}
+        </Link>
+        <Link to="/dashboard/myorders" className="btn btn-outline btn-sm">
+          {PAYMENT_TEXT.myOrders}
+        </Link>
+      </div>
     </>
   );
 }
@@ -114,7 +120,7 @@ export function PaymentRoute() {
           <p>
             Transaction id: <code>{transactionId}</code>
           </p>
-          <NextStep location={order.location} />
+          <NextStep orderId={order._id} location={order.location} />
         </div>
       ) : order.status === 'paid' ? (
         <div className="space-y-3">
@@ -122,7 +128,7 @@ export function PaymentRoute() {
             <span className="badge badge-success mr-2">{TEXT.dashboard.paid}</span>
             {PAYMENT_TEXT.paid(order.productName)}
           </p>
-          <NextStep location={order.location} />
+          <NextStep orderId={order._id} location={order.location} />
         </div>
       ) : (
         <>

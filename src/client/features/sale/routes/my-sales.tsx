@@ -1,0 +1,162 @@
+import { DashboardPage } from '@client/components/layout/dashboard-page';
+import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
+import { cell, DataTable } from '@client/components/ui/data-table';
+import { Modal } from '@client/components/ui/modal';
+import { RatingSummary } from '@client/components/ui/rating-summary';
+import { ShowMore } from '@client/components/ui/show-more';
+import { session } from '@client/lib/auth/session';
+import { useAuth } from '@client/lib/auth/use-auth';
+import { toastError } from '@client/lib/feedback';
+import { useConfirmedAction } from '@client/lib/use-confirmed-action';
+import type { Sale } from '@shared/entities';
+import { TEXT } from '@shared/texts';
+import { type QueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { Link } from 'react-router';
+import { mySalesQueryOptions, useCancelSale } from '../api/sales';
+import { HandoverForm } from '../components/handover-form';
+import { PhoneNumber } from '../components/party-details';
+import { RatingForm } from '../components/rating-form';
+import { SALE_TEXT } from '../texts';
+
+const COLUMN = {
+  index: '#',
+  phone: 'Phone',
+  buyer: 'Buyer',
+  meetingPoint: SALE_TEXT.meetingPoint,
+  number: "Buyer's number",
+  stage: SALE_TEXT.stageLabel,
+  action: 'Action',
+} as const;
+const SALE_COLUMNS = Object.values(COLUMN);
+
+export const mySalesLoader = (queryClient: QueryClient) => async () => {
+  const user = await session.currentUser();
+  // Signed out: the dashboard's own loader sends the visitor to sign in.
+  if (user) await queryClient.ensureInfiniteQueryData(mySalesQueryOptions(user.email));
+  return null;
+};
+
+/** The sale a dialog is open for, and which dialog. */
+type Open = { sale: Sale; dialog: 'handover' | 'rate' } | null;
+
+/**
+ * My Sales (not in the spec): every booking and sale of the seller's phones, with the buyer, the
+ * meeting point and, once paid, the buyer's number; the handover, a cancel and the rating of
+ * the buyer, as the server offers them.
+ */
+export function MySalesRoute() {
+  const { user } = useAuth();
+  const query = useSuspenseInfiniteQuery(mySalesQueryOptions(user?.email ?? ''));
+  const sales = query.data.pages.flatMap((p) => p.data);
+  const [open, setOpen] = useState<Open>(null);
+  const close = () => setOpen(null);
+  const cancel = useConfirmedAction(
+    useCancelSale({
+      onSuccess: () => {
+        toast.success(SALE_TEXT.cancelled);
+      },
+      onError: (error) => toastError(error),
+    }),
+    SALE_TEXT.cancelQuestion('seller'),
+  );
+  const cancelButton = (
+    <button type="button" className="btn" onClick={close}>
+      {TEXT.confirm.cancel}
+    </button>
+  );
+
+  return (
+    <DashboardPage title={SALE_TEXT.mySales}>
+      {sales.length === 0 ? (
+        <p>{SALE_TEXT.noSales}</p>
+      ) : (
+        <DataTable columns={SALE_COLUMNS}>
+          {sales.map((s, i) => (
+            <tr key={s._id}>
+              <th scope="row">{i + 1}</th>
+              <td {...cell(COLUMN.phone, 'title')}>
+                <Link to={`/dashboard/orders/${s._id}`} className="link link-hover">
+                  {s.productName}
+                </Link>
+              </td>
+              <td {...cell(COLUMN.buyer)}>
+                <span className="flex flex-wrap items-center gap-x-2">
+                  <span>{s.buyer.name}</span>
+                  <RatingSummary rating={s.buyer.rating} />
+                </span>
+              </td>
+              <td {...cell(COLUMN.meetingPoint)}>{s.meetingPoint}</td>
+              <td {...cell(COLUMN.number)}>
+                {s.buyer.number ? <PhoneNumber number={s.buyer.number} /> : SALE_TEXT.afterPayment}
+              </td>
+              <td {...cell(COLUMN.stage)}>
+                {s.soldElsewhere ? SALE_TEXT.soldElsewhereShort : SALE_TEXT.stage[s.stage]}
+              </td>
+              <td {...cell(COLUMN.action, 'action')}>
+                <SaleButtons
+                  sale={s}
+                  onHandover={() => setOpen({ sale: s, dialog: 'handover' })}
+                  onCancel={() => cancel.ask(s._id)}
+                  onRate={() => setOpen({ sale: s, dialog: 'rate' })}
+                />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+      <ShowMore query={query} />
+      <ConfirmDialog {...cancel.dialog} />
+      {open?.dialog === 'handover' && (
+        <Modal open onClose={close} title={SALE_TEXT.handoverOf(open.sale.productName)}>
+          <HandoverForm sale={open.sale} onDone={close} actions={cancelButton} />
+        </Modal>
+      )}
+      {open?.dialog === 'rate' && (
+        <Modal open onClose={close} title={SALE_TEXT.rateWho('buyer', open.sale.productName)}>
+          <RatingForm saleId={open.sale._id} onDone={close} actions={cancelButton} />
+        </Modal>
+      )}
+    </DashboardPage>
+  );
+}
+
+/** What the seller may do with one sale now; nothing when there is nothing (the cell hides). */
+function SaleButtons({
+  sale,
+  onHandover,
+  onCancel,
+  onRate,
+}: {
+  sale: Sale;
+  onHandover: () => void;
+  onCancel: () => void;
+  onRate: () => void;
+}) {
+  const may = (t: Sale['actions'][number]) => sale.actions.includes(t);
+  const name = <span className="sr-only"> {sale.productName}</span>;
+  if (!may('handover') && !may('cancel') && !may('rate')) return null;
+  return (
+    <span className="flex flex-wrap gap-2">
+      {may('handover') && (
+        <button type="button" className="btn btn-primary btn-sm" onClick={onHandover}>
+          {SALE_TEXT.handover}
+          {name}
+        </button>
+      )}
+      {may('cancel') && (
+        <button type="button" className="btn btn-outline btn-error btn-sm" onClick={onCancel}>
+          {SALE_TEXT.cancelSale}
+          {name}
+        </button>
+      )}
+      {may('rate') && (
+        <button type="button" className="btn btn-secondary btn-sm" onClick={onRate}>
+          {SALE_TEXT.rate('buyer')}
+          {name}
+        </button>
+      )}
+    </span>
+  );
+}
