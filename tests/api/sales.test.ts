@@ -495,7 +495,7 @@ describe('ratings', () => {
     });
     expect(asSeller.actions).toEqual([]);
     expect(asSeller.seller.rating).toEqual({ average: 4, count: 1 });
-    expect(asSeller.buyer.rating).toEqual({ average: null, count: 0 });
+    expect(asSeller.buyer.rating).toEqual({ average: 5, count: 1 });
     // The seller's phones still for sale show it; the one sold is no longer listed as available.
     const another = await theirPhone();
     const shown = (await call(null, 'GET', `/api/category/${another.categoryId}?limit=100`))
