@@ -35,9 +35,18 @@ import { PaymentRefusedError, recordPayment, SoldMeanwhileError } from '../payme
 import type { StripePaymentProvider } from '../payments/stripe-provider';
 import { contractRoutes } from './contract-routes';
 
-/** The intent an event is about, as its body names it (only to ask Stripe about). */
+/**
+ * The intent an event is about, as its body names it (only to ask Stripe about). A signed body
+ * is still any JSON (a string, an object without `data`): null unless it has the shape.
+ */
 function intentIdOf(event: Stripe.Event): string | null {
-  const object = event.data.object as { object?: string; id?: unknown; payment_intent?: unknown };
+  const data: unknown = (event as { data?: unknown }).data;
+  const object = (data && typeof data === 'object' && 'object' in data ? data.object : null) as {
+    object?: string;
+    id?: unknown;
+    payment_intent?: unknown;
+  } | null;
+  if (!object || typeof object !== 'object') return null;
   const id = object.object === 'charge' ? object.payment_intent : object.id;
   if (typeof id === 'string') return id;
   // An expanded intent on a charge.
