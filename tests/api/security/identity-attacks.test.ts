@@ -250,7 +250,13 @@ describe('a deleted account does not come back (item 6)', () => {
     const phone = await createProduct(t.database.db, seller, { status: 'sold' });
     const [paid] = await t.database.db
       .insert(orders)
-      .values(orderValues(buyer, phone.id, { status: 'paid', stage: 'completed', number: '+1 512 555 0199' }))
+      .values(
+        orderValues(buyer, phone.id, {
+          status: 'paid',
+          stage: 'completed',
+          number: '+1 512 555 0199',
+        }),
+      )
       .returning();
     const removed = await t.app.inject({
       method: 'DELETE',
