@@ -147,7 +147,13 @@ test('a buyer pays with a test card, sees the transaction id and "paid", and the
   await page.goto('/category/04');
   const card = page.getByRole('article', { name: model });
   await expect(card.getByText('Sold', { exact: true })).toBeVisible();
-  await expect(card.getByRole('button', { name: 'Book Now' })).toBeDisabled();
+  // Its buyer sees it is theirs and finds the order (with the handover code), not Book Now.
+  await expect(card.getByText('Booked by you')).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Book Now' })).toHaveCount(0);
+  await expect(card.getByRole('link', { name: `See your order for ${model}` })).toHaveAttribute(
+    'href',
+    /\/dashboard\/orders\/[0-9a-f-]{36}$/,
+  );
 });
 
 test('a declined card shows its message in red and records nothing', async ({
