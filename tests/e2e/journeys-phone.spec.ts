@@ -166,6 +166,12 @@ test('paying in test mode: the test cards are shown, then what happens next, not
   await expect(page.getByText('Congrats! Your payment completed.')).toBeVisible();
   await expect(page.getByText(/Meet the seller at Central Station/)).toBeVisible();
   await expect(page.getByText(/Please pay/)).toHaveCount(0);
+  // The way on to the handover code is in reach on a phone (it once sat under squeezed text).
+  await page.getByRole('link', { name: 'See your order and handover code' }).click();
+  await expect(
+    page.getByText('Give this code to the seller only after you have checked the phone.'),
+  ).toBeVisible();
+  await page.goBack();
 
   await page.reload();
   await expect(page.getByText(`Your order for ${model} is paid.`)).toBeVisible();
