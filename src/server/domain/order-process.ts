@@ -511,8 +511,7 @@ export async function rate(
   orderId: string,
   input: { stars: number; comment: string },
 ): Promise<void> {
-  const order = found(await findOrder(db, orderId), 'order');
-  const side = sideOf(order, caller);
+  const { order, side } = await orderSeenBy(db, caller, orderId);
   mayTake(order, side === 'admin' ? null : side, 'rate');
   const rateeId = side === 'buyer' ? order.sellerId : order.buyerId;
   const gone = () => DomainError.conflict('The other side of this sale no longer has an account');
