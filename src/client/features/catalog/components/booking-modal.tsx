@@ -5,6 +5,7 @@ import { useAuth } from '@client/lib/auth/use-auth';
 import { toastError } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import { queryRoots } from '@client/lib/query-keys';
+import { toastWithLink } from '@client/lib/toast-with-link';
 import type { Product } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import { useQueryClient } from '@tanstack/react-query';
@@ -70,26 +71,13 @@ export function BookingModal({ product, onClose }: { product: Product; onClose: 
     onClose();
   };
 
-  /** The spec's confirmation, and the way straight on to pay (long enough to reach the link). */
+  /** The spec's confirmation, and the way straight on to pay. */
   const confirmWithPayLink = (to: string) =>
-    toast.success(
-      (t) => (
-        <span>
-          <span>{TEXT.toast.bookingConfirmed}</span>{' '}
-          <a
-            href={to}
-            className="link font-semibold"
-            onClick={(event) => {
-              event.preventDefault();
-              toast.dismiss(t.id);
-              navigate(to);
-            }}
-          >
-            {CATALOG_TEXT.payNow}
-          </a>
-        </span>
-      ),
-      { duration: 8000 },
+    toastWithLink(
+      'success',
+      TEXT.toast.bookingConfirmed,
+      { text: CATALOG_TEXT.payNow, to },
+      navigate,
     );
 
   const readOnly = (id: string, label: string, value: string) => (

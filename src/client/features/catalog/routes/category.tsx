@@ -4,6 +4,7 @@ import { loadRole, useRole } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { toastError } from '@client/lib/feedback';
+import { toastWithLink } from '@client/lib/toast-with-link';
 import { CATEGORY_CODES, type CategoryCode } from '@shared/constants';
 import type { Product } from '@shared/entities';
 import { TEXT } from '@shared/texts';
@@ -67,25 +68,11 @@ export function CategoryRoute() {
 
   const signInToWishList = (product: Pick<Product, '_id' | 'categoryId'>) => {
     const to = signInPathFrom(phoneActionPath(product, 'wish'));
-    toast.error(
-      (t) => (
-        <span>
-          <span>{TEXT.validation.wishListLogin}</span>{' '}
-          <a
-            href={to}
-            className="link font-semibold"
-            onClick={(event) => {
-              event.preventDefault();
-              toast.dismiss(t.id);
-              navigate(to);
-            }}
-          >
-            {CATALOG_TEXT.wishListSignIn}
-          </a>
-        </span>
-      ),
-      // Long enough to reach the link.
-      { duration: 8000 },
+    toastWithLink(
+      'error',
+      TEXT.validation.wishListLogin,
+      { text: CATALOG_TEXT.wishListSignIn, to },
+      navigate,
     );
   };
 

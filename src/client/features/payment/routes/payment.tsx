@@ -115,7 +115,10 @@ export function PaymentRoute() {
   return (
     <DashboardPage title={TEXT.dashboard.pay}>
       {transactionId ? (
-        <div role="status" className="rounded-box border border-success bg-success/10 space-y-3 p-4">
+        <div
+          role="status"
+          className="rounded-box border border-success bg-success/10 space-y-3 p-4"
+        >
           <p className="font-bold">{TEXT.payment.congrats}</p>
           <p>
             Transaction id: <code className="break-all">{transactionId}</code>
