@@ -260,26 +260,16 @@ export function SaleRoute() {
     );
 
   const buttons: ReactNode[] = [];
-  if (may('cancel') && booked)
-    buttons.push(
-      <button
-        key="delete"
-        type="button"
-        className="btn btn-error btn-outline"
-        onClick={() => deletion.ask(sale._id)}
-      >
-        Delete
-      </button>,
-    );
-  if (may('cancel') && !booked)
+  // Cancelling a booked order is the spec's delete; a paid one is a cancelled sale.
+  if (may('cancel'))
     buttons.push(
       <button
         key="cancel"
         type="button"
         className="btn btn-error btn-outline"
-        onClick={() => cancel.ask(sale._id)}
+        onClick={() => (booked ? deletion : cancel).ask(sale._id)}
       >
-        {SALE_TEXT.cancelSale}
+        {booked ? 'Delete' : SALE_TEXT.cancelSale}
       </button>,
     );
   for (const decision of ['refund', 'close'] as const)
