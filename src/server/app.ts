@@ -1,6 +1,7 @@
 /**
  * The application as one Fastify plugin: external plugins first (errors, security, database,
- * docs), then the API routes under /api, then the client. `server.ts` only listens.
+ * docs), then the API routes under /api, robots.txt and the sitemap, then the client.
+ * `server.ts` only listens.
  */
 import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
@@ -48,6 +49,7 @@ import imagesRoutes from './routes/images';
 import paymentsRoutes from './routes/payments';
 import productsRoutes from './routes/products';
 import salesRoutes from './routes/sales';
+import sitemapRoutes from './routes/sitemaps';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
 
@@ -176,6 +178,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     { prefix: API_BASE },
   );
 
+  // Before the client, whose not-found handler would answer these paths with a page.
+  await fastify.register(sitemapRoutes);
   await fastify.register(clientPlugin, {
     clientDir: opts.config.CLIENT_DIR,
     uploadsDir: uploadsDirOf(opts.config),

@@ -89,11 +89,18 @@ const envSchema = z
      * provider's own limiter, a second layer behind ours); 0 turns it off.
      */
     IDENTITY_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
+    /** Searches a minute one client address may make (GET /api/search costs more than a list). */
+    SEARCH_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
     /**
      * How long the public catalog reads reuse an answer (decision 015); 0 turns reuse off. This
      * process's own writes drop kept answers at once; this bounds how late another's show.
      */
     PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /**
+     * URLs in one file of the sitemap (/sitemaps/products-N.xml): at most 50,000, the sitemap
+     * protocol's limit; the tests set it low to see the files split.
+     */
+    SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(50_000).default(50_000),
     /**
      * How long a paid sale may wait for its handover before the hold on the buyer's card is
      * released and the phone is for sale again: at most 7 days, within a card authorisation's

@@ -7,10 +7,14 @@
 import { z } from 'zod';
 import { callRoutes, type Method } from './call-routes';
 import {
+  CATEGORY_CODES,
   CONDITION_OPTIONS,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
+  PRODUCT_PHOTOS_MAX,
   RAM_OPTIONS,
+  SEARCH_SORTS,
+  SEARCH_TEXT_MAX,
   STORAGE_OPTIONS,
 } from './constants';
 import {
@@ -23,6 +27,7 @@ import {
   orderSchema,
   productSchema,
   saleSchema,
+  sellerProfileSchema,
   userSchema,
   userTypeSchema,
   wishListItemSchema,
@@ -105,29 +110,122 @@ const ackWithMessage = z.object({ acknowledged: z.boolean(), message: z.string()
 const idQuery = z.object({ id: idSchema });
 const emailQuery = z.object({ email: emailSchema });
 
-export const productInputSchema = z.object({
-  categoryId: categoryCodeSchema,
-  modelName: text('modelName'),
-  image: text('image', 2048),
-  originalPrice: dollarsInputSchema,
-  resellPrice: dollarsInputSchema,
-  location: text('location'),
-  description: text('description', 4000),
-  timeUsed: wholeNumberInput(0, 1200),
-  condition: z.enum(CONDITION_OPTIONS, {
-    error: `condition must be one of ${CONDITION_OPTIONS.join(', ')}`,
-  }),
-  sellerNumber: text('sellerNumber', 40),
-  specificatons: z.object({
-    ram: z.enum(RAM_OPTIONS, { error: `ram must be one of ${RAM_OPTIONS.join(', ')}` }),
-    storage: z.enum(STORAGE_OPTIONS, {
-      error: `storage must be one of ${STORAGE_OPTIONS.join(', ')}`,
+/** A phone's photos in order, the cover first: URLs the image host issued. */
+export const photosSchema = z
+  .array(text('photo', 2048), { error: 'photos must be a list of photo URLs' })
+  .min(1, 'photos: a phone needs at least its cover photo')
+  .max(PRODUCT_PHOTOS_MAX, `photos: at most ${PRODUCT_PHOTOS_MAX} photos`)
+  .refine((list) => new Set(list).size === list.length, 'photos: each photo once');
+
+export const productInputSchema = z
+  .object({
+    categoryId: categoryCodeSchema,
+    modelName: text('modelName'),
+    image: text('image', 2048),
+    /** Added to the spec: every photo in order; when given, the first is `image`, the cover. */
+    photos: photosSchema.optional(),
+    originalPrice: dollarsInputSchema,
+    resellPrice: dollarsInputSchema,
+    location: text('location'),
+    description: text('description', 4000),
+    timeUsed: wholeNumberInput(0, 1200),
+    condition: z.enum(CONDITION_OPTIONS, {
+      error: `condition must be one of ${CONDITION_OPTIONS.join(', ')}`,
     }),
-    color: text('color', 60),
-    battery: wholeNumberInput(1, 100_000),
-  }),
-});
+    sellerNumber: text('sellerNumber', 40),
+    specificatons: z.object({
+      ram: z.enum(RAM_OPTIONS, { error: `ram must be one of ${RAM_OPTIONS.join(', ')}` }),
+      storage: z.enum(STORAGE_OPTIONS, {
+        error: `storage must be one of ${STORAGE_OPTIONS.join(', ')}`,
+      }),
+      color: text('color', 60),
+      battery: wholeNumberInput(1, 100_000),
+    }),
+  })
+  .refine((p) => p.photos === undefined || p.photos[0] === p.image, {
+    error: 'photos: the first photo is the cover, image',
+    path: ['photos'],
+  });
 export type ProductInput = z.input<typeof productInputSchema>;
+
+/** A query parameter given once or repeated (`condition=Good&condition=Fair`), as a list. */
+const oneOrMany = <T extends readonly [string, ...string[]]>(values: T, field: string) => {
+  const error = `${field} must be one of ${values.join(', ')}, each at most once`;
+  const one = z.enum(values, { error });
+  return z
+    .union([one, z.array(one).max(values.length)], { error })
+    .transform((v) => (Array.isArray(v) ? [...new Set(v)] : [v]))
+    .optional();
+};
+
+const flag = (field: string) =>
+  z
+    .enum(['true', 'false'], { error: `${field} must be true or false` })
+    .transform((v) => v === 'true')
+    .optional();
+
+/** Text a filter matches, or nothing when it is blank. */
+const optionalText = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .max(max, `${field} is too long`)
+    .transform((v) => v || undefined)
+    .optional();
+
+/**
+ * The search (not in the spec, issue 18): free text over model and description, forgiving typos
+ * and word order, the filters, a sort, and keyset paging by the sort's own cursor.
+ */
+export const searchQuerySchema = z
+  .object({
+    q: optionalText('q', SEARCH_TEXT_MAX),
+    brand: oneOrMany(CATEGORY_CODES, 'brand'),
+    ram: oneOrMany(RAM_OPTIONS, 'ram'),
+    storage: oneOrMany(STORAGE_OPTIONS, 'storage'),
+    condition: oneOrMany(CONDITION_OPTIONS, 'condition'),
+    minPrice: dollarsInputSchema.optional(),
+    maxPrice: dollarsInputSchema.optional(),
+    /** Battery capacity in mAh, at least. */
+    minBattery: wholeNumberInput(1, 100_000).optional(),
+    location: optionalText('location', 100),
+    verified: flag('verified'),
+    includeSold: flag('includeSold'),
+    sort: z
+      .enum(SEARCH_SORTS, { error: `sort must be one of ${SEARCH_SORTS.join(', ')}` })
+      .default(SEARCH_SORTS[0]),
+    limit: paginationQuerySchema.shape.limit,
+    /** `seq` when newest first; `cents-seq` when by price. */
+    cursor: z
+      .string()
+      .regex(/^(\d{1,10}-)?[1-9]\d{0,17}$/, 'cursor is not a valid page cursor')
+      .optional(),
+  })
+  .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {
+    error: 'minPrice must not be above maxPrice',
+  });
+export type SearchQuery = z.output<typeof searchQuerySchema>;
+
+export const searchResultSchema = z.object({
+  /** How many phones match, counted on the first page only (null on the next ones). */
+  count: z.number().int().nonnegative().nullable(),
+  /** True when there are more than `count` (SEARCH_COUNT_CAP): "1,000+". */
+  countCapped: z.boolean(),
+  /**
+   * True when no phone matched every word as typed, so these are close matches (a letter
+   * missing, swapped or wrong): the page says so.
+   */
+  closeMatches: z.boolean(),
+  products: z.array(productSchema),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+/** A phone's own page: the phone and who sells it. */
+export const productPageSchema = z.object({
+  product: productSchema,
+  seller: sellerProfileSchema,
+});
+export type ProductPage = z.infer<typeof productPageSchema>;
 
 export const clientConfigSchema = z.object({
   identity: z.object({ google: z.boolean() }),
@@ -303,6 +401,43 @@ export const calls = define({
     tag: 'catalog',
     query: paginationQuerySchema,
     response: z.array(advertisedItemSchema),
+  },
+  searchProducts: {
+    ...callRoutes.searchProducts,
+    access: 'public',
+    tag: 'catalog',
+    query: searchQuerySchema,
+    response: searchResultSchema,
+  },
+  product: {
+    ...callRoutes.product,
+    access: 'public',
+    tag: 'catalog',
+    params: idQuery,
+    response: productPageSchema,
+  },
+  setProductPhotos: {
+    ...callRoutes.setProductPhotos,
+    access: 'seller',
+    tag: 'products',
+    params: idQuery,
+    body: z.object({ photos: photosSchema }),
+    response: ack,
+  },
+  seller: {
+    ...callRoutes.seller,
+    access: 'public',
+    tag: 'catalog',
+    params: idQuery,
+    response: sellerProfileSchema,
+  },
+  sellerListings: {
+    ...callRoutes.sellerListings,
+    access: 'public',
+    tag: 'catalog',
+    params: idQuery,
+    query: paginationQuerySchema,
+    response: z.array(productSchema),
   },
   advertise: {
     ...callRoutes.advertise,

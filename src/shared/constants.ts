@@ -19,6 +19,18 @@ export const RAM_OPTIONS = ['4 GB', '6 GB', '8 GB', '12 GB', '16 GB'] as const;
 export const STORAGE_OPTIONS = ['32 GB', '64 GB', '128 GB', '256 GB', '1 GTB'] as const;
 export const CONDITION_OPTIONS = ['Brand New', 'Flawless', 'Good', 'Fair', 'Minor Damage'] as const;
 
+/** Photos of one phone, the cover first (issue 18). */
+export const PRODUCT_PHOTOS_MAX = 6;
+
+/** The search's sort orders (`sort=` of /search and GET /api/search), the first the default. */
+export const SEARCH_SORTS = ['newest', 'price-asc', 'price-desc'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+/** Longest free text a search takes, and the most words of it that count. */
+export const SEARCH_TEXT_MAX = 100;
+export const SEARCH_WORDS_MAX = 8;
+/** A search counts its results up to this many and then says "1,000+" (counting on is slow). */
+export const SEARCH_COUNT_CAP = 1000;
+
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const;
 export const PASSWORD_MIN_LENGTH = 6;
 /** A person's display name, wherever it enters (sign-up, Google, the user record). */

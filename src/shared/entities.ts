@@ -50,6 +50,10 @@ export const productSchema = z.object({
   specificatons: specificationsSchema,
   /** Added to the spec: what buyers said of this seller after their handovers. */
   sellerRating: z.lazy(() => ratingSummarySchema),
+  /** Added: the seller's account, whose public page is `/seller/{sellerId}`. */
+  sellerId: idSchema,
+  /** Added: every photo in order, at most PRODUCT_PHOTOS_MAX; the first is `image`, the cover. */
+  photos: z.array(z.string()),
 });
 export type Product = z.infer<typeof productSchema>;
 
@@ -109,6 +113,23 @@ export const ratingSummarySchema = z.object({
   count: z.number().int().nonnegative(),
 });
 export type RatingSummary = z.infer<typeof ratingSummarySchema>;
+
+/**
+ * A seller as anyone may see them (not in the spec), on their page `/seller/{_id}` and a phone's:
+ * never an e-mail address or a phone number.
+ */
+export const sellerProfileSchema = z.object({
+  _id: idSchema,
+  name: z.string(),
+  verified: z.boolean(),
+  memberSince: instantSchema,
+  rating: ratingSummarySchema,
+  /** Phones of theirs that buyers have paid for. */
+  soldCount: z.number().int().nonnegative(),
+  /** Phones of theirs for sale now. */
+  forSaleCount: z.number().int().nonnegative(),
+});
+export type SellerProfile = z.infer<typeof sellerProfileSchema>;
 
 const ratingSchema = z.object({ stars: z.number().int(), comment: z.string() });
 

@@ -9,6 +9,7 @@
  *     cancel         \--expire--> expired       (rate: completed or disputed, once per side)
  *     (deleted)
  *   product: available --sell--> sold --release--> available      available --advertise-->
+ *            available --setPhotos--> (its photos and cover changed; a sold phone keeps them)
  *            available|sold --withdraw--> (deleted; orders keep their own record)
  *
  * Money follows the order: paying holds it (the card is authorised), the handover captures it
@@ -75,6 +76,7 @@ export const ORDER_PROCESS = {
     available: {
       sell: step('sold', 'system'),
       advertise: step('available', 'seller'),
+      setPhotos: step('available', 'seller'),
       withdraw: removes('seller', 'admin'),
     },
     sold: { release: step('available', 'system'), withdraw: removes('seller', 'admin') },

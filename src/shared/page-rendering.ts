@@ -7,10 +7,16 @@
  * `root` replaces the shell's empty `<div id="root"></div>`: the page, then its state. A null
  * `root` means the shell, which the browser renders, answered with `status`.
  */
-export type RenderedPage = { status: number; root: string | null };
+export type RenderedPage = {
+  status: number;
+  root: string | null;
+  /** The page's `<title>`, description and link tags: they replace the shell's title and description. */
+  head?: string;
+};
 
 /**
- * The page at `request.url`. `fetchApi` answers the renderer's API calls (the server routes
+ * The page at `request.url`, whose origin is the site's public one (canonical URLs are made
+ * against it, never against a request's Host header). `fetchApi` answers the renderer's API calls (the server routes
  * them to itself).
  */
 export type PageRenderer = (request: Request, fetchApi: typeof fetch) => Promise<RenderedPage>;

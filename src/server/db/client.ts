@@ -2,6 +2,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -23,6 +25,13 @@ export type Database = {
   dump?: () => Promise<Blob>;
 };
 
+/**
+ * How alike a searched word and a word of a phone must be (pg_trgm's word similarity, 0 to 1):
+ * 0.4 lets a missing, swapped or wrong letter through ('iphon', 'iphnoe', 'glaxy') and keeps
+ * unrelated words out (repositories/search.ts). Set on every connection.
+ */
+export const SEARCH_WORD_SIMILARITY = 0.4;
+
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations');
 
 export type DatabaseOptions =
@@ -32,7 +41,11 @@ export type DatabaseOptions =
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: 10,
+      options: `-c pg_trgm.word_similarity_threshold=${SEARCH_WORD_SIMILARITY}`,
+    });
     // An idle connection that the server closes (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => console.warn('PostgreSQL connection lost:', err.message));
@@ -45,8 +58,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const unlock = options.dataDir ? await lockDataDir(options.dataDir) : async () => {};
   let opened: PGlite | undefined;
   try {
-    const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
+    const client = await PGlite.create(options.dataDir, {
+      loadDataDir: options.loadDataDir,
+      extensions: { pg_trgm, btree_gin },
+    });
     opened = client;
+    await client.exec(`set pg_trgm.word_similarity_threshold = ${SEARCH_WORD_SIMILARITY}`);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
     return {

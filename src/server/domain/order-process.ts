@@ -34,6 +34,7 @@ import {
   deleteProduct,
   findProduct,
   type ProductRow,
+  updateProductPhotos,
 } from '../repositories/products';
 import { findUserByEmail } from '../repositories/users';
 import { DomainError } from './domain-error';
@@ -132,6 +133,14 @@ export function mayAdvertise(caller: Caller, product: ProductRow): void {
     throw DomainError.conflict('A sold product cannot be advertised');
 }
 
+export function maySetPhotos(caller: Caller, product: ProductRow): void {
+  if (product.sellerEmail !== caller.email)
+    throw DomainError.forbidden('You may only change the photos of your own products');
+  // The buyer paid for the phone as its photos showed it: a sold phone keeps them.
+  if (!can('product', product.status, 'setPhotos'))
+    throw DomainError.conflict('A sold phone keeps its photos; they can no longer be changed');
+}
+
 export function mayWithdraw(caller: Caller, product: ProductRow): void {
   if (product.sellerEmail !== caller.email && !caller.isAdmin)
     throw DomainError.forbidden('You may only delete your own products');
@@ -212,6 +221,27 @@ export async function advertise(db: Db, caller: Caller, productId: string): Prom
   const product = found(await findProduct(db, productId), 'product');
   mayAdvertise(caller, product);
   return advertiseProduct(db, product.id);
+}
+
+/**
+ * The seller sets their unsold phone's photos in order; the first becomes its cover. The phone is
+ * locked as a payment locks it, so a phone sold meanwhile is refused, never changed after.
+ */
+export async function setPhotos(
+  db: Db,
+  caller: Caller,
+  productId: string,
+  photos: string[],
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [product] = await tx
+      .select()
+      .from(products)
+      .where(eq(products.id, productId))
+      .for('update');
+    maySetPhotos(caller, found(product, 'product'));
+    await updateProductPhotos(tx, productId, photos);
+  });
 }
 
 /**

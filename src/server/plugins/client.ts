@@ -96,37 +96,53 @@ async function pageRenderer(app: FastifyInstance, clientDir: string) {
   const entry = path.resolve(clientDir, '../ssr/entry-server.js');
   if (!existsSync(entry)) return null;
   const { renderPage } = (await import(pathToFileURL(entry).href)) as { renderPage: PageRenderer };
-  const [head, tail] = (await readFile(path.join(clientDir, 'index.html'), 'utf8')).split(
+  const [head = '', tail] = (await readFile(path.join(clientDir, 'index.html'), 'utf8')).split(
     ROOT_ELEMENT,
   );
   if (tail === undefined) throw new Error(`${clientDir}/index.html has no ${ROOT_ELEMENT}`);
 
-  const fetchApi: typeof fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
-    const res = await app.inject({
-      method: (init?.method ?? 'GET') as 'GET',
-      url: `${url.pathname}${url.search}`,
-      headers: { accept: 'application/json' },
-    });
-    const headers = new Headers();
-    for (const name of ['content-type', 'link']) {
-      const value = res.headers[name];
-      if (typeof value === 'string') headers.set(name, value);
-    }
-    return new Response(res.statusCode === 204 ? null : res.body, {
-      status: res.statusCode,
-      headers,
-    });
-  };
+  /** The shell's title and description, which a rendered page's own head replaces. */
+  const SHELL_HEAD = /<title>[\s\S]*?<\/title>\s*<meta name="description"[^>]*>/;
+  if (!SHELL_HEAD.test(head))
+    throw new Error(`${clientDir}/index.html has no title and description`);
+  // Canonical URLs are the site's public address, never what a request's Host header says (a
+  // rendered page is kept and sent to others).
+  const origin = app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`;
+
+  /**
+   * The API as the visitor whose page is rendered: their address, so the renderer's calls count
+   * against that visitor's limits (a search's), not one allowance all renders would share.
+   */
+  const fetchApiFor =
+    (visitor: string): typeof fetch =>
+    async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+      const res = await app.inject({
+        method: (init?.method ?? 'GET') as 'GET',
+        remoteAddress: visitor,
+        url: `${url.pathname}${url.search}`,
+        headers: { accept: 'application/json' },
+      });
+      const headers = new Headers();
+      for (const name of ['content-type', 'link']) {
+        const value = res.headers[name];
+        if (typeof value === 'string') headers.set(name, value);
+      }
+      return new Response(res.statusCode === 204 ? null : res.body, {
+        status: res.statusCode,
+        headers,
+      });
+    };
 
   return async (request: FastifyRequest): Promise<PublicPage> => {
     try {
       const page = await renderPage(
-        new Request(new URL(request.url, 'http://localhost')),
-        fetchApi,
+        new Request(new URL(request.url, origin)),
+        fetchApiFor(request.ip),
       );
       if (page.root === null) return { status: page.status, bodies: null };
-      return { status: page.status, bodies: await encode(`${head}${page.root}${tail}`) };
+      const pageHead = page.head ? head.replace(SHELL_HEAD, () => page.head ?? '') : head;
+      return { status: page.status, bodies: await encode(`${pageHead}${page.root}${tail}`) };
     } catch (err) {
       request.log.error({ err }, 'server rendering failed; sending the client shell');
       return SHELL;
@@ -153,14 +169,20 @@ async function encode(html: string): Promise<NonNullable<PublicPage['bodies']>> 
   return { br, gzip: gz, identity };
 }
 
-/** The client's best encoding of ours from `Accept-Encoding` (a q of 0 refuses one). */
-export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | 'identity' {
+/** The encodings `Accept-Encoding` accepts (a q of 0 refuses one). */
+export function acceptedEncodings(header: string | undefined): Set<string> {
   const accepted = new Set<string>();
   for (const part of (header ?? '').toLowerCase().split(',')) {
     const [name = '', ...params] = part.trim().split(';');
     const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
     if (q === undefined || Number(q) > 0) accepted.add(name.trim());
   }
+  return accepted;
+}
+
+/** The client's best encoding of ours from `Accept-Encoding`. */
+export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | 'identity' {
+  const accepted = acceptedEncodings(header);
   if (accepted.has('br')) return 'br';
   if (accepted.has('gzip')) return 'gzip';
   return 'identity';

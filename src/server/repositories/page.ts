@@ -25,3 +25,9 @@ export const cursorOf = (query: PaginationQuery): number | undefined =>
  * so every page sorted the whole category: 290 ms at 1,000,000 products, against 0.1 ms.
  */
 export const newestFirst = (seq: AnyColumn): SQL => sql`${seq} desc nulls last`;
+
+/**
+ * Oldest first, as those same indexes read backwards: `ASC NULLS FIRST` is the exact reverse of
+ * `DESC NULLS LAST`, where a bare `ASC` (NULLS LAST) would make PostgreSQL sort the range.
+ */
+export const oldestFirst = (seq: AnyColumn): SQL => sql`${seq} asc nulls first`;

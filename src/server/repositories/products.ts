@@ -1,5 +1,5 @@
 /** Products and advertised items: queries and the one mapping from rows to the contract's shapes. */
-import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
+import { and, Column, eq, getTableName, is, lt, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { PaginationQuery, productInputSchema } from '../../shared/api';
@@ -12,13 +12,10 @@ import { cursorOf, newestFirst, type Page, pageOf } from './page';
 export type ProductRow = typeof products.$inferSelect;
 type ProductInputData = z.output<typeof productInputSchema>;
 
-const NO_RATINGS: RatingSummary = { average: null, count: 0 };
+/** The seller as a product's lists read them, joined live from their account. */
+export type ProductSeller = { id: string; status: string | null; rating: RatingSummary };
 
-export function toProduct(
-  row: ProductRow,
-  sellerStatus: string | null,
-  sellerRating: RatingSummary = NO_RATINGS,
-): Product {
+export function toProduct(row: ProductRow, seller: ProductSeller): Product {
   return {
     _id: row.id,
     modelName: row.modelName,
@@ -35,23 +32,49 @@ export function toProduct(
     email: row.sellerEmail,
     categoryId: row.categoryId as Product['categoryId'],
     // The seller's verification is read live, so verifying a seller badges old phones too.
-    userStatus: sellerStatus,
+    userStatus: seller.status,
     status: row.status,
-    specificatons: {
-      ram: row.ram as Product['specificatons']['ram'],
-      storage: row.storage as Product['specificatons']['storage'],
-      color: row.color,
-      battery: row.battery,
-    },
-    sellerRating,
+    specificatons: specificationsOf(row),
+    sellerRating: seller.rating,
+    sellerId: seller.id,
+    photos: row.photos,
   };
 }
+
+const specificationsOf = (row: ProductRow): Product['specificatons'] => ({
+  ram: row.ram as Product['specificatons']['ram'],
+  storage: row.storage as Product['specificatons']['storage'],
+  color: row.color,
+  battery: row.battery,
+});
+
+/** The columns a product's seller is read with, beside the product (users joined). */
+export const productSellerColumns = () => ({
+  sellerId: users.id,
+  sellerStatus: users.userStatus,
+  sellerRating: ratingOf(users.id),
+});
+
+type SellerColumns = { sellerId: string; sellerStatus: string | null; sellerRating: RatingSummary };
+
+/** A product and its seller's columns, as a query with `productSellerColumns` answers them. */
+export const productOf = (r: { product: ProductRow } & SellerColumns): Product =>
+  toProduct(r.product, { id: r.sellerId, status: r.sellerStatus, rating: r.sellerRating });
+
+/**
+ * A column as `"table"."column"`, whatever the query around it: Drizzle leaves columns bare in
+ * a select from one table, where a correlated subquery of another table would read a bare
+ * `"id"` or `"email"` as its own column.
+ */
+export const qualified = (column: AnyPgColumn): SQL =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 
 /**
  * What the other side said of the account `id`: buyers of a seller (the default), sellers of a
  * buyer (`by: 'seller'`). A correlated subquery per row; ratings are indexed.
  */
-export const ratingOf = (id: SQL | AnyPgColumn, by: 'buyer' | 'seller' = 'buyer') => {
+export const ratingOf = (account: SQL | AnyPgColumn, by: 'buyer' | 'seller' = 'buyer') => {
+  const id = is(account, Column) ? qualified(account) : account;
   const side = sql.raw(by === 'seller' ? "'seller'" : "'buyer'");
   return {
     average: sql<
@@ -70,7 +93,7 @@ export function toAdvertisedItem(
     modelName: product.modelName,
     image: product.image,
     price: toDollars(product.resellPriceCents),
-    feature: toProduct(product, null).specificatons,
+    feature: specificationsOf(product),
     advertiseId: product.id,
     location: product.location,
     timeUsed: product.timeUsed,
@@ -89,11 +112,7 @@ const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 function prepareLists(db: Db) {
   const productsWhere = (filter: SQL) =>
     db
-      .select({
-        product: products,
-        sellerStatus: users.userStatus,
-        sellerRating: ratingOf(users.id),
-      })
+      .select({ product: products, ...productSellerColumns() })
       .from(products)
       .innerJoin(users, eq(users.email, products.sellerEmail))
       .where(and(filter, lt(products.seq, sql.placeholder('cursor'))))
@@ -143,12 +162,7 @@ async function listProducts(
   query: PaginationQuery,
 ): Promise<Page<Product>> {
   const rows = await listsOf(db)[by].execute({ key, ...pageParams(query) });
-  return pageOf(
-    rows,
-    query,
-    (r) => r.product.seq,
-    (r) => toProduct(r.product, r.sellerStatus, r.sellerRating),
-  );
+  return pageOf(rows, query, (r) => r.product.seq, productOf);
 }
 
 export const listCategoryProducts = (db: Db, categoryId: string, query: PaginationQuery) =>
@@ -193,6 +207,13 @@ export async function deleteProduct(db: Db | Tx, id: string): Promise<number> {
   return 'rollback' in db ? remove(db) : db.transaction(remove);
 }
 
+/** Sets a phone's photos in order; the first becomes its cover, `image`, in the same write. */
+export async function updateProductPhotos(db: Db | Tx, id: string, photos: string[]) {
+  const [first] = photos;
+  if (first === undefined) throw new Error('a phone keeps at least its cover photo');
+  await db.update(products).set({ photos, image: first }).where(eq(products.id, id));
+}
+
 /** Advertises a phone once; answers false when it already was. */
 export async function advertiseProduct(db: Db, productId: string): Promise<boolean> {
   const inserted = await db
@@ -215,6 +236,7 @@ export async function insertProduct(
       categoryId: p.categoryId,
       modelName: p.modelName,
       image: p.image,
+      photos: p.photos ?? [p.image],
       originalPriceCents: toCents(p.originalPrice),
       resellPriceCents: toCents(p.resellPrice),
       location: p.location,

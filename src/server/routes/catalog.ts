@@ -1,21 +1,31 @@
-/** The public catalog: categories, a category's products, advertised products. */
+/**
+ * The public catalog: categories, a category's products, advertised products, the search, a
+ * phone's page and a seller's page with their phones for sale.
+ */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorSchema } from '../../shared/api';
+import { DomainError } from '../domain/domain-error';
 import { listCategories } from '../repositories/catalog';
-import type { Page } from '../repositories/page';
 import { listAdvertised, listCategoryProducts } from '../repositories/products';
+import { searchProducts } from '../repositories/search';
+import { findProductPage, findSellerProfile, listSellerListings } from '../repositories/sellers';
 import { contractRoutes } from './contract-routes';
 import { setNextLink } from './next-link';
+
+/** What a public read answers: a page of a list, or one thing (`nextCursor` null). */
+type PublicRead = () => Promise<{ items: unknown; nextCursor: string | null }>;
 
 /**
  * Answers from the public-answer cache (decision 015), keyed by the route and its parsed params
  * and query, all an answer depends on (unknown query keys are dropped by parsing, so they do not
  * make new entries). On a miss, `read` runs and its items go through the route's response
- * schema, as any answer does; a hit sends those same bytes.
+ * schema, as any answer does; a hit sends those same bytes. A read that throws (a 404) is not
+ * kept, so a phone listed a moment later shows at once.
  */
 async function sendPublic(
   request: FastifyRequest,
   reply: FastifyReply,
-  read: () => Promise<Page<unknown>>,
+  read: PublicRead,
 ): Promise<FastifyReply> {
   const key = JSON.stringify([request.routeOptions.url, request.params, request.query]);
   const answer = await request.server.publicAnswers.get(key, async () => {
@@ -42,5 +52,41 @@ export default contractRoutes((route, app) => {
 
   route('listAdvertised', (request, reply) =>
     sendPublic(request, reply, () => listAdvertised(app.db, request.query)),
+  );
+
+  // A search costs more than a list page: SEARCH_RATE_LIMIT a minute per client address.
+  route(
+    'searchProducts',
+    { limit: { perMinute: app.config.SEARCH_RATE_LIMIT } },
+    (request, reply) =>
+      sendPublic(request, reply, async () => {
+        const { nextCursor, ...answer } = await searchProducts(app.db, request.query);
+        return { items: answer, nextCursor };
+      }),
+  );
+
+  // A deleted phone is gone (404); a sold one keeps its page, marked sold.
+  route('product', { responses: { 404: errorSchema } }, (request, reply) =>
+    sendPublic(request, reply, async () => {
+      const page = await findProductPage(app.db, request.params.id);
+      if (!page) throw DomainError.notFound('No such phone');
+      return { items: page, nextCursor: null };
+    }),
+  );
+
+  route('seller', { responses: { 404: errorSchema } }, (request, reply) =>
+    sendPublic(request, reply, async () => {
+      const profile = await findSellerProfile(app.db, request.params.id);
+      if (!profile) throw DomainError.notFound('No such seller');
+      return { items: profile, nextCursor: null };
+    }),
+  );
+
+  route('sellerListings', { responses: { 404: errorSchema } }, (request, reply) =>
+    sendPublic(request, reply, async () => {
+      const page = await listSellerListings(app.db, request.params.id, request.query);
+      if (!page) throw DomainError.notFound('No such seller');
+      return page;
+    }),
   );
 });

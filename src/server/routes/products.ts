@@ -1,9 +1,10 @@
 /**
- * Selling: a seller lists phones, sees and deletes their own, and advertises unsold ones.
+ * Selling: a seller lists phones, sees and deletes their own, advertises unsold ones and sets
+ * their photos.
  * The server sets who sold it, when, and its status; the body's other fields are not trusted.
  */
 import { DomainError } from '../domain/domain-error';
-import { advertise, withdraw } from '../domain/order-process';
+import { advertise, setPhotos, withdraw } from '../domain/order-process';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 import { assertOwner, callerOf } from '../plugins/auth';
 import { insertProduct, listSellerProducts } from '../repositories/products';
@@ -26,9 +27,19 @@ export default contractRoutes((route, app) => {
     }
   };
 
+  /** Every photo of a phone must be one our hosts issued: never a link to anywhere else. */
+  const assertPhotosIssued = (field: 'image' | 'photos', urls: string[]) => {
+    if (!urls.every(issuedByOurHosts))
+      throw DomainError.badRequest(
+        field === 'image'
+          ? 'image: upload the photo with the image host first'
+          : 'photos: upload each photo with the image host first',
+      );
+  };
+
   route('addProduct', async (request) => {
-    if (!issuedByOurHosts(request.body.image))
-      throw DomainError.badRequest('image: upload the photo with the image host first');
+    assertPhotosIssued('image', [request.body.image]);
+    assertPhotosIssued('photos', request.body.photos ?? []);
     const insertedId = await insertProduct(app.db, request.body, callerOf(request));
     return { acknowledged: true, insertedId };
   });
@@ -45,6 +56,12 @@ export default contractRoutes((route, app) => {
   route('deleteProduct', async (request) => ({
     deletedCount: await withdraw(app.db, callerOf(request), request.query.id),
   }));
+
+  route('setProductPhotos', async (request) => {
+    assertPhotosIssued('photos', request.body.photos);
+    await setPhotos(app.db, callerOf(request), request.params.id, request.body.photos);
+    return { acknowledged: true };
+  });
 
   route('advertise', async (request) =>
     (await advertise(app.db, callerOf(request), request.query.id))

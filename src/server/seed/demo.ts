@@ -666,10 +666,12 @@ export async function seedDemo(
             description,
           ] = l;
           const seller = DEMO_SELLERS[i % DEMO_SELLERS.length] ?? DEMO_SELLERS[0];
+          const image = imageUrls.get(`${categoryId}:${color}`) ?? '';
           return {
             categoryId,
             modelName,
-            image: imageUrls.get(`${categoryId}:${color}`) ?? '',
+            image,
+            photos: [image],
             originalPriceCents: toCents(original),
             resellPriceCents: toCents(resell),
             location: LOCATIONS[i % LOCATIONS.length] ?? 'Austin, TX',
