@@ -25,6 +25,13 @@ export default defineConfig({
     manifest: true,
   },
   server: {
-    proxy: { '/api': apiTarget, '/images': apiTarget },
+    // The server makes robots.txt and the sitemap from the database (routes/sitemaps.ts).
+    proxy: {
+      '/api': apiTarget,
+      '/images': apiTarget,
+      '/robots.txt': apiTarget,
+      '/sitemap.xml': apiTarget,
+      '/sitemaps/': apiTarget,
+    },
   },
 });

@@ -13,6 +13,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { Providers } from './app/providers';
 import { createRoutes } from './app/router';
 import { CATCH_ALL, isServerRendered, serializeState } from './app/server-rendering';
+import { HeadCollector, headHtml, type PageHeadProps } from './lib/page-head';
 import { createQueryClient } from './lib/query-client';
 import { setApiFetch } from './lib/transport';
 
@@ -49,12 +50,15 @@ async function render(request: Request): Promise<RenderedPage> {
   const notFound = context.matches.at(-1)?.route.path === CATCH_ALL;
 
   const router = createStaticRouter(handler.dataRoutes, context);
+  let head: PageHeadProps = { title: '' };
   const html = renderToString(
     <StrictMode>
-      <Providers queryClient={queryClient}>
-        {/* hydrate={false}: no inline script (the CSP forbids it); the state goes as JSON. */}
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </Providers>
+      <HeadCollector collect={(h) => (head = h)}>
+        <Providers queryClient={queryClient}>
+          {/* hydrate={false}: no inline script (the CSP forbids it); the state goes as JSON. */}
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </Providers>
+      </HeadCollector>
     </StrictMode>,
   );
   const state = serializeState({
@@ -65,5 +69,6 @@ async function render(request: Request): Promise<RenderedPage> {
   return {
     status: notFound ? 404 : context.statusCode,
     root: `<div id="root">${html}</div><script type="application/json" id="${SSR_STATE_ID}">${state}</script>`,
+    head: headHtml(head, new URL(request.url).origin),
   };
 }

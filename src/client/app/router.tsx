@@ -67,6 +67,18 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           const m = await import('@client/features/catalog/routes/category');
           return { Component: m.CategoryRoute, loader: m.categoryLoader(queryClient) };
         }),
+        lazyPage('product/:id', async () => {
+          const m = await import('@client/features/catalog/routes/product');
+          return { Component: m.ProductRoute, loader: m.productLoader(queryClient) };
+        }),
+        lazyPage('seller/:id', async () => {
+          const m = await import('@client/features/catalog/routes/seller');
+          return { Component: m.SellerRoute, loader: m.sellerLoader(queryClient) };
+        }),
+        lazyPage('search', async () => {
+          const m = await import('@client/features/catalog/routes/search');
+          return { Component: m.SearchRoute, loader: m.searchLoader(queryClient) };
+        }),
         lazyPage('blog', async () => ({
           Component: (await import('@client/features/blog/routes/blog')).BlogRoute,
         })),
@@ -129,6 +141,17 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               async () => {
                 const m = await import('@client/features/selling/routes/my-products');
                 return { Component: m.MyProductsRoute, loader: m.myProductsLoader(queryClient) };
+              },
+              seller,
+            ),
+            lazyPage(
+              'myproducts/:id/photos',
+              async () => {
+                const m = await import('@client/features/selling/routes/product-photos');
+                return {
+                  Component: m.ProductPhotosRoute,
+                  loader: m.productPhotosLoader(queryClient),
+                };
               },
               seller,
             ),

@@ -96,16 +96,26 @@ async function exchange<T>(
   return { data: payload as T, next: nextLink(response.headers.get('link')) };
 }
 
+/**
+ * A call's query as a URL's query string, without the `?`: a list repeats its parameter
+ * (`{ ram: ['4 GB', '8 GB'] }` is `ram=4%20GB&ram=8%20GB`, as the contract's repeated filters
+ * take it); undefined values and empty lists are left out.
+ */
+export function queryString(query: Record<string, unknown>): string {
+  return Object.entries(query)
+    .flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((v) => [key, v]))
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+    .join('&');
+}
+
 /** The call's path with its params filled in, then its query, e.g. `/api/products?id=…`. */
 function urlOf<K extends CallName>(name: K, input: CallInput<K>): string {
   const { params, query } = input as {
     params?: Record<string, string>;
     query?: Record<string, unknown>;
   };
-  const search = Object.entries(query ?? {})
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
-    .join('&');
+  const search = queryString(query ?? {});
   return apiPath(callRoutes[name].path, params) + (search ? `?${search}` : '');
 }
 

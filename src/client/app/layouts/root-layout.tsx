@@ -1,7 +1,7 @@
 import { Footer } from '@client/components/layout/footer';
 import { Navbar } from '@client/components/layout/navbar';
 import { Spinner } from '@client/components/ui/spinner';
-import { Outlet, useNavigation } from 'react-router';
+import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 
 /** The public layout: navigation bar, the routed page, footer. */
 export function RootLayout({ children }: { children?: React.ReactNode }) {
@@ -27,6 +27,8 @@ export function RootLayout({ children }: { children?: React.ReactNode }) {
         {children ?? <Outlet />}
       </main>
       <Footer />
+      {/* Back and forward return to where the page was left; a new page starts at the top. */}
+      <ScrollRestoration />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { session } from '@client/lib/auth/session';
+import { PageHead } from '@client/lib/page-head';
 import { TEXT } from '@shared/texts';
 import { useNavigate } from 'react-router';
 
@@ -6,6 +7,7 @@ export function NotFound() {
   const navigate = useNavigate();
   return (
     <section className="flex min-h-[50vh] flex-col items-center justify-center gap-6 text-center">
+      <PageHead title="Page not found" noindex />
       <p className="text-7xl font-extrabold text-primary" aria-hidden="true">
         404
       </p>

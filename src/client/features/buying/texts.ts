@@ -6,6 +6,7 @@ import type { OrderStage } from '@shared/order-process';
 
 export const BUYING_TEXT = {
   soldElsewhere: 'Sold to another buyer',
+  phonePage: "The phone's page",
   /** Where a paid order is now, under the spec's 'paid'. */
   stage: {
     booked: 'Booked',

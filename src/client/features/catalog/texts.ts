@@ -11,4 +11,74 @@ export const CATALOG_TEXT = {
   bookedByYou: 'Booked by you',
   payNow: 'Pay now',
   seeOrder: 'See your order',
+
+  // A phone's page and a seller's page (issue 18).
+  breadcrumb: 'Breadcrumb',
+  photos: 'Photos',
+  showPhoto: (n: number, of: number) => `Show photo ${n} of ${of}`,
+  photoOf: (n: number, of: number) => `Photo ${n} of ${of}`,
+  previousPhoto: 'Previous photo',
+  nextPhoto: 'Next photo',
+  soldNotice: 'This phone has been sold.',
+  soldNoticeMore: 'See what else this seller has for sale.',
+  aboutSeller: 'About the seller',
+  memberSince: 'Member since',
+  soldCount: (n: number) => `${n} sold`,
+  forSaleCount: (n: number) => `${n} for sale`,
+  moreFrom: (name: string) => `More from ${name}`,
+  seeAllPhones: (n: number) => `See all ${n} phones for sale`,
+  sellerPage: 'Seller page',
+  sellerTitle: (name: string) => `${name}, seller`,
+  phonesForSale: 'Phones for sale',
+  nothingForSale: 'Nothing for sale right now.',
+  browsePhones: 'Browse phones',
+  showMorePhones: 'Show more phones',
+} as const;
+
+/** The texts of the search and of a brand page's filters and sort (issue 18). */
+export const SEARCH_TEXT = {
+  heading: (q: string) => (q ? `Phones matching “${q}”` : 'All phones'),
+  title: (q: string) => (q ? `Search: ${q}` : 'Search phones'),
+  description: 'Used phones for sale: search by model, brand, price, storage, battery and more.',
+  /** "24 phones", "1 phone", "1,000+ phones", "No phones match". */
+  count: (count: number, capped: boolean) => {
+    const n = count.toLocaleString('en-US');
+    if (capped) return `${n}+ phones`;
+    if (count === 0) return 'No phones match';
+    return count === 1 ? '1 phone' : `${n} phones`;
+  },
+  closeMatches: (q: string) => `Nothing matches “${q}” as typed: these are close matches.`,
+  filters: 'Filters',
+  closeFilters: 'Close filters',
+  filtersButton: (active: number) => (active > 0 ? `Filters (${active})` : 'Filters'),
+  apply: 'Show phones',
+  clear: 'Clear filters',
+  brand: 'Brand',
+  ram: 'RAM',
+  storage: 'Storage',
+  condition: 'Condition',
+  price: 'Price ($)',
+  minPrice: 'Min',
+  maxPrice: 'Max',
+  battery: 'Battery',
+  minBattery: 'At least (mAh)',
+  location: 'Location',
+  locationPlaceholder: 'City or area',
+  seller: 'Seller',
+  verified: 'Verified sellers only',
+  status: 'Status',
+  includeSold: 'Include sold phones',
+  sortBy: 'Sort by',
+  sorts: {
+    newest: 'Newest first',
+    'price-asc': 'Price: low to high',
+    'price-desc': 'Price: high to low',
+  },
+  showMore: 'Show more phones',
+  noMatchHint: 'Try fewer filters, or other words.',
+  allPhones: 'See every phone',
+  ignored: (what: string[]) =>
+    `Some of this link's filters are not ones the search knows, so they are left out: ${what.join(', ')}.`,
+  refused: 'The search could not use these filters:',
+  startAgain: 'Start again',
 } as const;

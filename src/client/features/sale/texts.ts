@@ -51,6 +51,7 @@ export const SALE_TEXT = {
   },
 
   details: 'Details',
+  phone: 'Phone',
   price: 'Price',
   stageLabel: 'Stage',
   moneyLabel: 'Money',

@@ -2,6 +2,7 @@ import { TextField } from '@client/components/ui/field';
 import { IdentityError } from '@client/lib/auth/identity-client';
 import { safeFrom, withFrom } from '@client/lib/auth/redirect';
 import { session } from '@client/lib/auth/session';
+import { PageHead } from '@client/lib/page-head';
 import { useHydrated } from '@client/lib/use-hydrated';
 import { type IdentityErrorCode, identityErrorCode } from '@shared/identity';
 import { TEXT } from '@shared/texts';
@@ -66,6 +67,7 @@ export function SignInRoute() {
 
   return (
     <section className="mx-auto max-w-md">
+      <PageHead title={TEXT.nav.signIn} />
       <div className="card bg-base-100 shadow-sm ring-1 ring-base-300">
         <div className="card-body">
           <h1 className="card-title text-2xl">{TEXT.nav.signIn}</h1>

@@ -2,6 +2,7 @@ import { TextField } from '@client/components/ui/field';
 import { IdentityError } from '@client/lib/auth/identity-client';
 import { safeFrom, withFrom } from '@client/lib/auth/redirect';
 import { session } from '@client/lib/auth/session';
+import { PageHead } from '@client/lib/page-head';
 import { useHydrated } from '@client/lib/use-hydrated';
 import { NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@shared/constants';
 import { type IdentityErrorCode, PASSWORD_PATTERN } from '@shared/identity';
@@ -49,6 +50,7 @@ export function SignUpRoute() {
 
   return (
     <section className="mx-auto max-w-md space-y-4">
+      <PageHead title="Sign up" />
       <h1 className="text-center text-2xl font-bold">{TEXT.signup.chooseHeading}</h1>
       <nav aria-label="Account type" className="flex gap-2">
         <NavLink

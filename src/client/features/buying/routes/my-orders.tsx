@@ -73,6 +73,13 @@ export function MyOrdersRoute() {
                 <Link to={`/dashboard/orders/${o._id}`} className="link link-hover">
                   {o.productName}
                 </Link>
+                <Link
+                  to={`/product/${o.productId}`}
+                  className="link link-hover block text-sm font-normal opacity-80"
+                >
+                  {BUYING_TEXT.phonePage}
+                  <span className="sr-only">: {o.productName}</span>
+                </Link>
               </td>
               <td {...cell(COLUMN.price)}>{formatDollars(o.price)}</td>
               <td {...cell(COLUMN.meetPoint)}>{o.location}</td>

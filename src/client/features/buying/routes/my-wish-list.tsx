@@ -63,7 +63,11 @@ export function MyWishListRoute() {
                   className="rounded"
                 />
               </td>
-              <td {...cell(COLUMN.name, 'title')}>{item.productName}</td>
+              <td {...cell(COLUMN.name, 'title')}>
+                <Link to={`/product/${item.productId}`} className="link link-hover">
+                  {item.productName}
+                </Link>
+              </td>
               <td {...cell(COLUMN.price)}>{formatDollars(item.price)}</td>
               <td {...cell(COLUMN.book, 'action')}>
                 <Link to={`/category/${item.categoryId}`} className="btn btn-primary btn-sm">

@@ -11,7 +11,7 @@ import { TEXT } from '@shared/texts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { bookProduct } from '../api/book-product';
 import { phoneActionPath } from '../return-path';
 import { CATALOG_TEXT } from '../texts';
@@ -23,6 +23,7 @@ export function BookingModal({ product, onClose }: { product: Product; onClose: 
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const here = useLocation();
   const {
     register,
     handleSubmit,
@@ -31,7 +32,7 @@ export function BookingModal({ product, onClose }: { product: Product; onClose: 
 
   if (!user) {
     // Signing in (or up) comes back to this phone with its booking form open.
-    const back = phoneActionPath(product, 'book');
+    const back = phoneActionPath(here, product._id, 'book');
     return (
       <Modal
         open

@@ -2,7 +2,7 @@ import type { Product } from '@shared/entities';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { ProductCard } from './product-card';
 
@@ -24,12 +24,14 @@ const product: Product = {
   userStatus: 'verified',
   status: 'available',
   sellerRating: { average: null, count: 0 },
+  sellerId: '7b0a3c1e-0000-4000-8000-0000000000aa',
+  photos: ['/images/0123456789abcdef0123456789abcdef-640.webp'],
   specificatons: { ram: '12 GB', storage: '1 GTB', color: 'Green', battery: 5000 },
 };
 
 describe('ProductCard', () => {
   it('shows every field of the spec', () => {
-    render(<ProductCard product={product} />);
+    renderCard(<ProductCard product={product} />);
     const card = screen.getByRole('article', { name: 'Galaxy S23 Ultra' });
     const img = within(card).getByRole('img', { name: 'Galaxy S23 Ultra in Green' });
     expect(img).toHaveAttribute('srcset', expect.stringContaining('-320.webp 320w'));
@@ -56,15 +58,29 @@ describe('ProductCard', () => {
     ).toHaveTextContent('Original price $1199');
   });
 
+  it("links its title to the phone's page and the seller's name to the seller's page", () => {
+    renderCard(<ProductCard product={product} />);
+    const card = screen.getByRole('article', { name: 'Galaxy S23 Ultra' });
+    const heading = within(card).getByRole('heading', { name: 'Galaxy S23 Ultra', level: 2 });
+    expect(within(heading).getByRole('link', { name: 'Galaxy S23 Ultra' })).toHaveAttribute(
+      'href',
+      `/product/${product._id}`,
+    );
+    expect(within(card).getByRole('link', { name: 'Maya Chen' })).toHaveAttribute(
+      'href',
+      `/seller/${product.sellerId}`,
+    );
+  });
+
   it('shows the verified badge only for a verified seller', () => {
-    const { rerender } = render(<ProductCard product={product} />);
+    const { rerender } = renderCard(<ProductCard product={product} />);
     expect(screen.getByTitle('Verified seller')).toBeInTheDocument();
     rerender(<ProductCard product={{ ...product, userStatus: null }} />);
     expect(screen.queryByTitle('Verified seller')).not.toBeInTheDocument();
   });
 
   it('shows Sold and disables Book Now for a sold phone', () => {
-    render(<ProductCard product={{ ...product, status: 'sold' }} />);
+    renderCard(<ProductCard product={{ ...product, status: 'sold' }} />);
     expect(screen.getByText('Sold')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Book Now' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Add to Wish List' })).toBeEnabled();
@@ -73,7 +89,7 @@ describe('ProductCard', () => {
   it('hands the phone to the booking and wish-list actions', async () => {
     const onBook = vi.fn();
     const onWishList = vi.fn();
-    render(<ProductCard product={product} onBook={onBook} onWishList={onWishList} />);
+    renderCard(<ProductCard product={product} onBook={onBook} onWishList={onWishList} />);
     await userEvent.click(screen.getByRole('button', { name: 'Book Now' }));
     await userEvent.click(screen.getByRole('button', { name: 'Add to Wish List' }));
     expect(onBook).toHaveBeenCalledWith(product);
@@ -81,14 +97,14 @@ describe('ProductCard', () => {
   });
 
   it('offers a signed-in seller or admin neither booking nor the wish list, and says why', () => {
-    render(<ProductCard product={product} buyerActions={false} />);
+    renderCard(<ProductCard product={product} buyerActions={false} />);
     expect(screen.getByText('Only buyers can book or wish-list phones.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Book Now' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add to Wish List' })).not.toBeInTheDocument();
   });
 
   it("shows the seller's rating beside their name, or that there is none yet", () => {
-    const { rerender } = render(<ProductCard product={product} />);
+    const { rerender } = renderCard(<ProductCard product={product} />);
     expect(screen.getByText('No ratings yet')).toBeInTheDocument();
     rerender(<ProductCard product={{ ...product, sellerRating: { average: 4.5, count: 12 } }} />);
     expect(screen.getByText('★ 4.5 (12)')).toBeInTheDocument();
@@ -123,4 +139,9 @@ const ORDER = '7b0a3c1e-0000-4000-8000-0000000000ee';
 
 function inRouter(element: ReactNode) {
   render(<RouterProvider router={createMemoryRouter([{ path: '/', element }])} />);
+}
+
+/** The card links to pages: it renders inside a router. */
+function renderCard(element: ReactNode) {
+  return render(element, { wrapper: MemoryRouter });
 }

@@ -40,9 +40,8 @@ export function AdvertisedGrid() {
                 {item.location} · used {item.timeUsed} months
               </p>
               <div className="card-actions mt-2 justify-end">
-                <Link to={`/category/${item.categoryId}`} className="btn btn-primary btn-sm">
+                <Link to={`/product/${item.advertiseId}`} className="btn btn-primary btn-sm">
                   See {item.modelName}
-                  <span className="sr-only"> in its category</span>
                 </Link>
               </div>
             </div>

@@ -1,3 +1,4 @@
+import { PageHead } from '@client/lib/page-head';
 import type { QueryClient } from '@tanstack/react-query';
 import { advertisedQueryOptions } from '../api/get-advertised';
 import { categoriesQueryOptions } from '../api/get-categories';
@@ -18,6 +19,7 @@ export const homeLoader = (queryClient: QueryClient) => async () => {
 export function HomeRoute() {
   return (
     <div className="space-y-12">
+      <PageHead title="" path="/" />
       <Carousel />
       <CategoriesGrid />
       <AdvertisedGrid />

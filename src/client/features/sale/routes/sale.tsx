@@ -79,6 +79,11 @@ function Summary({ sale }: { sale: Sale }) {
           className="h-18 w-24 shrink-0 rounded object-cover sm:h-30 sm:w-40"
         />
         <dl className="grid grid-cols-[auto_1fr] content-start gap-x-4 gap-y-1 text-sm">
+          <Row label={SALE_TEXT.phone}>
+            <Link to={`/product/${sale.productId}`} className="link link-hover">
+              {sale.productName}
+            </Link>
+          </Row>
           <Row label={SALE_TEXT.price}>{formatDollars(sale.price)}</Row>
           <Row label={SALE_TEXT.stageLabel}>{SALE_TEXT.stage[sale.stage]}</Row>
           <Row label={SALE_TEXT.moneyLabel}>

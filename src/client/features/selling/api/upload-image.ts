@@ -1,19 +1,41 @@
 import { ApiError } from '@client/lib/api-client';
 import { getAccessToken } from '@client/lib/auth/session';
+import { clientConfigQueryOptions } from '@client/lib/client-config';
 import { type ClientConfig, calls, errorSchema } from '@shared/api';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+
+/** Sends one file to the image host, reporting percent sent; answers the stored photo's URL. */
+export type Upload = (
+  file: File,
+  onProgress: (percent: number) => void,
+  signal: AbortSignal,
+) => Promise<string>;
+
+/** What a cancelled upload rejects with. */
+export class UploadAbortedError extends Error {
+  constructor() {
+    super('The upload was cancelled');
+    this.name = 'UploadAbortedError';
+  }
+}
 
 /**
  * Uploads a photo as multipart field `image` to the live image host (ours, or imgbb with its
  * key in the URL, as the spec describes), reporting progress; answers the photo's URL.
- * XMLHttpRequest, because fetch cannot report upload progress.
+ * XMLHttpRequest, because fetch cannot report upload progress. `signal` cancels it.
  */
 export function uploadImage(
   file: File,
   images: ClientConfig['images'],
   onProgress: (percent: number) => void,
+  signal?: AbortSignal,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new UploadAbortedError());
     const xhr = new XMLHttpRequest();
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.onabort = () => reject(new UploadAbortedError());
     xhr.open('POST', images.uploadUrl);
     const token = getAccessToken();
     if (images.provider === 'embedded' && token)
@@ -44,4 +66,16 @@ export function uploadImage(
     form.append('image', file);
     xhr.send(form);
   });
+}
+
+/** Uploads a photo to whichever image host is live (the client config says), as `uploadImage`. */
+export function useUploadImage(): Upload {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (file, onProgress, signal) => {
+      const config = await queryClient.fetchQuery(clientConfigQueryOptions());
+      return uploadImage(file, config.images, onProgress, signal);
+    },
+    [queryClient],
+  );
 }

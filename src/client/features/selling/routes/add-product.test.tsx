@@ -21,7 +21,7 @@ const LABELS = [
   'Condition',
   'Phone number',
   'Location',
-  'Photo',
+  'Photos',
   'Description',
 ];
 
@@ -77,12 +77,24 @@ describe('Add A Product', () => {
   it('refuses a photo whose extension is not jpg, jpeg, png or webp, and uploads nothing', async () => {
     const calls = renderForm();
     const gif = new File(['GIF89a'], 'photo.gif', { type: 'image/gif' });
-    await userEvent.upload(screen.getByLabelText('Photo'), gif, { applyAccept: false });
+    await userEvent.upload(screen.getByLabelText('Photos'), gif, { applyAccept: false });
     await userEvent.click(screen.getByRole('button', { name: 'Add A Product' }));
     expect(
-      within(labelOf('Photo')).getByText('Your image formate should be jpg, jpeg, png, webp'),
+      within(labelOf('Photos')).getByText('Your image formate should be jpg, jpeg, png, webp'),
     ).toBeInTheDocument();
     expect(calls).toEqual([]);
+  });
+
+  it('tells a refused photo at once, and takes the message back when a good one is picked', async () => {
+    renderForm();
+    const gif = new File(['GIF89a'], 'photo.gif', { type: 'image/gif' });
+    await userEvent.upload(screen.getByLabelText('Photos'), gif, { applyAccept: false });
+    const message = 'Your image formate should be jpg, jpeg, png, webp';
+    expect(within(labelOf('Photos')).getByText(message)).toBeInTheDocument();
+    const jpg = new File(['jpeg bytes'], 'phone.jpg', { type: 'image/jpeg' });
+    await userEvent.upload(screen.getByLabelText(/^Photos/), jpg);
+    expect(screen.queryByText(message)).not.toBeInTheDocument();
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
   });
 
   it('re-validates on change once submitted', async () => {

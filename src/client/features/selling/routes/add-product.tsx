@@ -1,18 +1,17 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { describedBy, Field, TextField } from '@client/components/ui/field';
 import { useAuth } from '@client/lib/auth/use-auth';
-import { clientConfigQueryOptions } from '@client/lib/client-config';
 import { toastError } from '@client/lib/feedback';
 import { CATEGORIES, CONDITION_OPTIONS, RAM_OPTIONS, STORAGE_OPTIONS } from '@shared/constants';
 import { TEXT } from '@shared/texts';
-import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { useAddProduct } from '../api/add-product';
-import { uploadImage } from '../api/upload-image';
-import { hasAcceptedExtension } from '../image-extension';
+import { useUploadImage } from '../api/upload-image';
+import { PhotoPicker, photosProblem } from '../components/photo-picker';
+import { type PhotoItem, usePhotoUploads } from '../photo-uploads';
 
 type Values = {
   categoryId: string;
@@ -28,28 +27,47 @@ type Values = {
   name: string;
   number: string;
   location: string;
-  img: FileList;
+  /** The spec's `img`: the photos picked, and whether the last pick broke the extension rule. */
+  photos: { items: readonly PhotoItem[]; refused: boolean };
   description: string;
 };
 
 const required = { required: TEXT.validation.requiredField };
 
-/** Add A Product (spec section 5): every field required; idle → uploading → idle, then My Products. */
+/**
+ * Add A Product (spec section 5): every field required; idle → uploading → idle, then My
+ * Products. Up to six photos upload as they are picked, each with its progress; submitting waits
+ * for the last of them. The first photo is the cover, sent as the spec's `image`.
+ */
 export function AddProductRoute() {
   const { user } = useAuth();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const add = useAddProduct();
-  const [progress, setProgress] = useState<number | null>(null);
+  const { uploads, items } = usePhotoUploads(useUploadImage());
+  const [refused, setRefused] = useState(false);
   const {
     register,
     handleSubmit,
-    formState: { errors, isSubmitting },
+    setValue,
+    getFieldState,
+    trigger,
+    watch,
+    formState: { errors, isSubmitting, isSubmitted },
   } = useForm<Values>({
     mode: 'onSubmit',
     reValidateMode: 'onChange',
-    defaultValues: { name: user?.displayName ?? '' },
+    defaultValues: { name: user?.displayName ?? '', photos: { items: [], refused: false } },
   });
+
+  useEffect(() => {
+    register('photos', { validate: (v) => photosProblem(v.items, v.refused) ?? true });
+  }, [register]);
+  // The photos live outside the form (their uploads outlive renders); the form checks a copy.
+  // A refused pick is told at once, as nothing of it is uploaded, and a good one clears it.
+  useEffect(() => {
+    const shown = getFieldState('photos').error !== undefined;
+    setValue('photos', { items, refused }, { shouldValidate: isSubmitted || refused || shown });
+  }, [items, refused, isSubmitted, setValue, getFieldState]);
 
   const idOf = (name: keyof Values) => `product-${name}`;
   const messageOf = (name: keyof Values) => errors[name]?.message;
@@ -60,16 +78,16 @@ export function AddProductRoute() {
   });
 
   const onSubmit = async (v: Values) => {
-    const file = v.img[0];
-    if (!file) return;
     try {
-      const config = await queryClient.fetchQuery(clientConfigQueryOptions());
-      setProgress(0);
-      const image = await uploadImage(file, config.images, setProgress);
+      const photos = await uploads.settled();
+      const image = photos?.[0];
+      // A photo failed meanwhile: its field says so, and it can be tried again or removed.
+      if (!photos || !image) return void (await trigger('photos'));
       await add({
         categoryId: v.categoryId as (typeof CATEGORIES)[number]['categoryId'],
         modelName: v.modelName,
         image,
+        photos,
         originalPrice: v.originalPrice,
         resellPrice: v.resellPrice,
         location: v.location,
@@ -89,8 +107,6 @@ export function AddProductRoute() {
     } catch (error) {
       // What the seller typed stays; the server's message says what to change.
       toastError(error, 'The product could not be saved.');
-    } finally {
-      setProgress(null);
     }
   };
 
@@ -164,21 +180,17 @@ export function AddProductRoute() {
         {textField('name', 'Seller name', { readOnly: true })}
         {textField('number', 'Phone number', { type: 'tel', autoComplete: 'tel' })}
         {textField('location', 'Location')}
-        {field(
-          'img',
-          'Photo',
-          <input
-            type="file"
-            accept=".jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp"
-            className="file-input w-full"
-            {...input('img', {
-              required: TEXT.validation.requiredField,
-              validate: (files: FileList) =>
-                (files[0] !== undefined && hasAcceptedExtension(files[0].name)) ||
-                TEXT.validation.imageFormat,
-            })}
-          />,
-        )}
+        <div className="md:col-span-2">
+          <PhotoPicker
+            id={idOf('photos')}
+            uploads={uploads}
+            items={items}
+            error={messageOf('photos')}
+            onPicked={setRefused}
+            subject={watch('modelName') || undefined}
+            disabled={isSubmitting}
+          />
+        </div>
         <div className="md:col-span-2">
           {field(
             'description',
@@ -186,19 +198,6 @@ export function AddProductRoute() {
             <textarea className="textarea h-28 w-full" {...input('description')} />,
           )}
         </div>
-        {progress !== null && (
-          <div className="md:col-span-2">
-            <label htmlFor="upload-progress" className="text-sm">
-              Uploading photo: {progress}%
-            </label>
-            <progress
-              id="upload-progress"
-              className="progress progress-primary w-full"
-              value={progress}
-              max={100}
-            />
-          </div>
-        )}
         <div className="mt-4 md:col-span-2">
           <button
             type="submit"

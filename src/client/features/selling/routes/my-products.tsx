@@ -12,6 +12,7 @@ import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import { myProductsQueryOptions, useAdvertiseProduct, useDeleteProduct } from '../api/my-products';
+import { SELLING_TEXT } from '../texts';
 
 const COLUMN = {
   index: '#',
@@ -30,7 +31,10 @@ export const myProductsLoader = (queryClient: QueryClient) => async () => {
   return null;
 };
 
-/** My Products: number, Name, Price, Status, Avertise, Action (spec section 2). */
+/**
+ * My Products: number, Name, Price, Status, Avertise, Action (spec section 2); Action adds the
+ * photos of an unsold phone to the spec's Delete.
+ */
 export function MyProductsRoute() {
   const { user } = useAuth();
   const email = user?.email ?? '';
@@ -75,7 +79,15 @@ export function MyProductsRoute() {
                 )}
               </td>
               <td {...cell(COLUMN.action, 'action')}>
-                <DeleteButton what={p.modelName} onClick={() => deletion.ask(p._id)} />
+                <div className="flex flex-wrap gap-2">
+                  {can('product', p.status, 'setPhotos') && (
+                    <Link to={`/dashboard/myproducts/${p._id}/photos`} className="btn btn-sm">
+                      {SELLING_TEXT.photosAction}
+                      <span className="sr-only"> of {p.modelName}</span>
+                    </Link>
+                  )}
+                  <DeleteButton what={p.modelName} onClick={() => deletion.ask(p._id)} />
+                </div>
               </td>
             </tr>
           ))}

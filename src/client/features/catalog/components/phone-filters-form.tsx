@@ -1,0 +1,340 @@
+import { storageLabel } from '@client/lib/format';
+import { CATEGORIES, CONDITION_OPTIONS, RAM_OPTIONS, STORAGE_OPTIONS } from '@shared/constants';
+import { type ChangeEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import {
+  activeFilterCount,
+  type FilterScope,
+  type PhoneFilters,
+  TEXT_FILTERS,
+  type TextFilter,
+} from '../phone-filters';
+import { SEARCH_TEXT } from '../texts';
+import type { ApplyFilters } from '../use-phone-filters';
+
+/** How long typing pauses before a price, battery or location applies. */
+export const TYPING_PAUSE_MS = 600;
+
+type Texts = Record<TextFilter, string>;
+const textsOf = (filters: PhoneFilters): Texts =>
+  Object.fromEntries(TEXT_FILTERS.map((key) => [key, filters[key]])) as Texts;
+const sameTexts = (a: Texts, b: Texts) => TEXT_FILTERS.every((key) => a[key] === b[key]);
+
+type MultiKey = 'brand' | 'ram' | 'storage' | 'condition';
+
+function CheckGroup<K extends MultiKey>({
+  name,
+  legend,
+  options,
+  filters,
+  onToggle,
+}: {
+  name: K;
+  legend: string;
+  options: readonly { value: PhoneFilters[K][number]; label: string }[];
+  filters: PhoneFilters;
+  onToggle: (name: K, value: PhoneFilters[K][number], on: boolean) => void;
+}) {
+  const chosen: readonly string[] = filters[name];
+  return (
+    <fieldset className="fieldset">
+      <legend className="fieldset-legend">{legend}</legend>
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-x-3">
+        {options.map(({ value, label }) => (
+          <label key={value} className="label cursor-pointer gap-2 py-1 text-base-content">
+            <input
+              type="checkbox"
+              className="checkbox checkbox-sm"
+              name={name}
+              value={value}
+              checked={chosen.includes(value)}
+              onChange={(e) => onToggle(name, value, e.currentTarget.checked)}
+            />
+            {label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function Flag({
+  legend,
+  label,
+  name,
+  checked,
+  onChange,
+}: {
+  legend: string;
+  label: string;
+  name: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  return (
+    <fieldset className="fieldset">
+      <legend className="fieldset-legend">{legend}</legend>
+      <label className="label cursor-pointer gap-2 py-1 text-base-content">
+        <input
+          type="checkbox"
+          className="checkbox checkbox-sm"
+          name={name}
+          value="true"
+          checked={checked}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+        />
+        {label}
+      </label>
+    </fieldset>
+  );
+}
+
+function TextInput({
+  id,
+  label,
+  children,
+}: {
+  id: string;
+  label: string;
+  children: (id: string) => ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm">
+        {label}
+      </label>
+      {children(id)}
+    </div>
+  );
+}
+
+type FormProps = {
+  id: string;
+  scope: FilterScope;
+  filters: PhoneFilters;
+  apply: ApplyFilters;
+  /** Where "Clear filters" goes. */
+  clearTo: { pathname: string; search: string };
+  /** In the phone's drawer: after "Show phones" it closes, and that button stays in view. */
+  onDone?: () => void;
+};
+
+/**
+ * The filters of a list of phones: boxes apply as they are ticked, typed fields a moment after
+ * typing stops (or on Enter, or on leaving the field). The URL is the state; the form shows it,
+ * and what is typed until it applies. Without JavaScript it is a plain GET form of the same
+ * parameters.
+ */
+export function PhoneFiltersForm({ id, scope, filters, apply, clearTo, onDone }: FormProps) {
+  const fromUrl = textsOf(filters);
+  const [drafts, setDrafts] = useState(fromUrl);
+  const [shown, setShown] = useState(fromUrl);
+  if (!sameTexts(shown, fromUrl)) {
+    // The URL changed (a change applied, back or forward): each field shows its value, unless
+    // what is typed there means the same ('450 ' is 450).
+    setShown(fromUrl);
+    setDrafts(
+      Object.fromEntries(
+        TEXT_FILTERS.map((key) => [
+          key,
+          drafts[key].trim() === fromUrl[key] ? drafts[key] : fromUrl[key],
+        ]),
+      ) as Texts,
+    );
+  }
+
+  // The timers' view of the latest filters and drafts (they fire after renders).
+  const latest = useRef({ filters, drafts });
+  useEffect(() => {
+    latest.current = { filters, drafts };
+  });
+  const timers = useRef(new Map<TextFilter, ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending.values()) clearTimeout(timer);
+    };
+  }, []);
+  /** The field being typed into whose text was applied last: its next step replaces that one. */
+  const typing = useRef<TextFilter | null>(null);
+
+  const commit = (values: Partial<Texts>, replace: boolean) => {
+    const current = latest.current.filters;
+    const next = { ...current };
+    let changed = false;
+    for (const key of TEXT_FILTERS) {
+      const value = values[key];
+      if (value === undefined) continue;
+      clearTimeout(timers.current.get(key));
+      timers.current.delete(key);
+      if (current[key] === value.trim()) continue;
+      next[key] = value.trim();
+      changed = true;
+    }
+    if (changed) apply(next, { replace });
+  };
+
+  const onType = (key: TextFilter) => (e: ChangeEvent<HTMLInputElement>) => {
+    const value = e.currentTarget.value;
+    setDrafts((d) => ({ ...d, [key]: value }));
+    clearTimeout(timers.current.get(key));
+    // A number field holding what is not yet a number ('1e') waits for more.
+    if (e.currentTarget.validity.badInput) return;
+    timers.current.set(
+      key,
+      setTimeout(() => {
+        // Back or forward may have changed the field meanwhile.
+        if (latest.current.drafts[key] !== value) return;
+        commit({ [key]: value }, typing.current === key);
+        typing.current = key;
+      }, TYPING_PAUSE_MS),
+    );
+  };
+  const onLeave = (key: TextFilter) => () => {
+    if (timers.current.has(key)) commit({ [key]: drafts[key] }, typing.current === key);
+    typing.current = null;
+  };
+
+  const onToggle = <K extends MultiKey>(name: K, value: PhoneFilters[K][number], on: boolean) => {
+    typing.current = null;
+    const list: readonly string[] = filters[name];
+    const next = on ? [...list, value] : list.filter((v) => v !== value);
+    apply({ ...filters, [name]: next });
+  };
+  const onFlag = (name: 'verified' | 'includeSold') => (on: boolean) => {
+    typing.current = null;
+    apply({ ...filters, [name]: on });
+  };
+
+  const textInput = (key: TextFilter, inputId: string, extra: Record<string, unknown>) => (
+    <input
+      id={inputId}
+      name={key}
+      className="input input-sm w-full"
+      value={drafts[key]}
+      onChange={onType(key)}
+      onBlur={onLeave(key)}
+      {...extra}
+    />
+  );
+  const money = { type: 'number', min: 0, step: 0.01, inputMode: 'decimal' };
+  const active = activeFilterCount(filters, scope);
+
+  return (
+    <form
+      id={id}
+      method="get"
+      action={clearTo.pathname}
+      aria-label={SEARCH_TEXT.filters}
+      className="flex flex-col gap-1"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const changed = TEXT_FILTERS.filter((key) => drafts[key].trim() !== filters[key]);
+        const replace = changed.length === 1 && changed[0] === typing.current;
+        commit(drafts, replace);
+        typing.current = null;
+        onDone?.();
+      }}
+    >
+      {/* Sent with the form when it is sent natively, before the page is interactive. */}
+      {filters.q && <input type="hidden" name="q" value={filters.q} />}
+      {!scope.brand && (
+        <CheckGroup
+          name="brand"
+          legend={SEARCH_TEXT.brand}
+          options={CATEGORIES.map((c) => ({ value: c.categoryId, label: c.name }))}
+          filters={filters}
+          onToggle={onToggle}
+        />
+      )}
+      <fieldset className="fieldset">
+        <legend className="fieldset-legend">{SEARCH_TEXT.price}</legend>
+        <div className="grid grid-cols-2 gap-3">
+          <TextInput id={`${id}-min-price`} label={SEARCH_TEXT.minPrice}>
+            {(inputId) => textInput('minPrice', inputId, { ...money, placeholder: '0' })}
+          </TextInput>
+          <TextInput id={`${id}-max-price`} label={SEARCH_TEXT.maxPrice}>
+            {(inputId) => textInput('maxPrice', inputId, { ...money, placeholder: 'Any' })}
+          </TextInput>
+        </div>
+      </fieldset>
+      <CheckGroup
+        name="storage"
+        legend={SEARCH_TEXT.storage}
+        options={STORAGE_OPTIONS.map((s) => ({ value: s, label: storageLabel(s) }))}
+        filters={filters}
+        onToggle={onToggle}
+      />
+      <CheckGroup
+        name="ram"
+        legend={SEARCH_TEXT.ram}
+        options={RAM_OPTIONS.map((r) => ({ value: r, label: r }))}
+        filters={filters}
+        onToggle={onToggle}
+      />
+      <CheckGroup
+        name="condition"
+        legend={SEARCH_TEXT.condition}
+        options={CONDITION_OPTIONS.map((c) => ({ value: c, label: c }))}
+        filters={filters}
+        onToggle={onToggle}
+      />
+      <fieldset className="fieldset">
+        <legend className="fieldset-legend">{SEARCH_TEXT.battery}</legend>
+        <TextInput id={`${id}-min-battery`} label={SEARCH_TEXT.minBattery}>
+          {(inputId) =>
+            textInput('minBattery', inputId, {
+              type: 'number',
+              min: 1,
+              step: 1,
+              inputMode: 'numeric',
+              placeholder: '4000',
+            })
+          }
+        </TextInput>
+      </fieldset>
+      <fieldset className="fieldset">
+        <legend className="fieldset-legend">{SEARCH_TEXT.location}</legend>
+        <TextInput id={`${id}-location`} label={SEARCH_TEXT.locationPlaceholder}>
+          {(inputId) =>
+            textInput('location', inputId, { type: 'text', maxLength: 100, autoComplete: 'off' })
+          }
+        </TextInput>
+      </fieldset>
+      <Flag
+        legend={SEARCH_TEXT.seller}
+        label={SEARCH_TEXT.verified}
+        name="verified"
+        checked={filters.verified}
+        onChange={onFlag('verified')}
+      />
+      <Flag
+        legend={SEARCH_TEXT.status}
+        label={SEARCH_TEXT.includeSold}
+        name="includeSold"
+        checked={filters.includeSold}
+        onChange={onFlag('includeSold')}
+      />
+      <div
+        className={`mt-3 flex flex-wrap items-center gap-3 ${onDone ? 'sticky bottom-0 bg-base-100 py-3' : ''}`}
+      >
+        <button type="submit" className="btn btn-primary btn-sm">
+          {SEARCH_TEXT.apply}
+        </button>
+        {active > 0 && (
+          <Link
+            to={clearTo}
+            preventScrollReset
+            className="link text-sm"
+            onClick={() => {
+              for (const timer of timers.current.values()) clearTimeout(timer);
+              timers.current.clear();
+            }}
+          >
+            {SEARCH_TEXT.clear}
+          </Link>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * What a buyer does to a phone wherever it is shown (a brand page, a search, a phone's page):
+ * book it, wish-list it, see that they booked it. A visitor is asked to sign in and comes back
+ * to the same page with the action done; a seller or admin is told that only buyers may.
+ */
+import { signInPathFrom } from '@client/lib/auth/redirect';
+import { loadRole, useRole } from '@client/lib/auth/roles';
+import { session } from '@client/lib/auth/session';
+import { useAuth } from '@client/lib/auth/use-auth';
+import { toastError } from '@client/lib/feedback';
+import { toastWithLink } from '@client/lib/toast-with-link';
+import type { Booking, Product } from '@shared/entities';
+import { TEXT } from '@shared/texts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import toast from 'react-hot-toast';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { addToWishList } from './api/add-to-wish-list';
+import { myBookingsQueryOptions } from './api/my-bookings';
+import { BookingModal } from './components/booking-modal';
+import { PHONE_ACTIONS, type PhoneAction, phoneActionPath } from './return-path';
+import { CATALOG_TEXT } from './texts';
+
+export type PhoneActions = {
+  wishList: (product: Pick<Product, '_id'>) => Promise<void>;
+  book: (product: Product) => Promise<void>;
+  /** False for a signed-in seller or admin: booking and wish-listing are for buyers only. */
+  buyerActions: boolean;
+  /** The signed-in buyer's live order for a phone, if any. */
+  bookingOf: (productId: string) => Booking | undefined;
+  /** The booking form, while one is open: render it once on the page. */
+  modal: ReactNode;
+};
+
+/** `products`: the phones on the page, the ones whose booking form may reopen after sign-in. */
+export function usePhoneActions(products: readonly Product[]): PhoneActions {
+  const { user, loading } = useAuth();
+  const role = useRole(user?.email ?? '');
+  // Only a signed-in buyer has bookings to mark; visitors never ask for them.
+  const bookings = useQuery({
+    ...myBookingsQueryOptions(user?.email ?? ''),
+    enabled: !!user && !role.loading && role.role === 'buyer',
+  });
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const here = useLocation();
+  const [params, setParams] = useSearchParams();
+  const [booking, setBooking] = useState<Product | null>(null);
+
+  /** Whether the signed-in user may buy; says why not when they may not. Null when signed out. */
+  const mayBuy = async (refusal: string): Promise<boolean | null> => {
+    const current = await session.currentUser();
+    if (!current) return null;
+    if ((await loadRole(queryClient, current.email)) === 'buyer') return true;
+    toast.error(refusal);
+    return false;
+  };
+
+  const wishList = async (product: Pick<Product, '_id'>) => {
+    const allowed = await mayBuy(CATALOG_TEXT.wishListOnlyBuyers);
+    if (allowed === null) {
+      const to = signInPathFrom(phoneActionPath(here, product._id, 'wish'));
+      toastWithLink(
+        'error',
+        TEXT.validation.wishListLogin,
+        { text: CATALOG_TEXT.wishListSignIn, to },
+        navigate,
+      );
+      return;
+    }
+    if (!allowed) return;
+    try {
+      const result = await addToWishList(product._id);
+      if (result.acknowledged) toast.success(TEXT.toast.wishListAdded);
+      else toast.error(result.message ?? 'Not added to the wish list.');
+    } catch (error) {
+      toastError(error, 'Not added to the wish list.');
+    }
+  };
+
+  const book = async (product: Product) => {
+    // Signed out, the modal asks to sign in; a seller or admin is told at once, with no form.
+    if ((await mayBuy(CATALOG_TEXT.bookOnlyBuyers)) !== false) setBooking(product);
+  };
+
+  const resume = async (what: PhoneAction, phoneId: string) => {
+    if (what === 'wish') return wishList({ _id: phoneId });
+    if (!(await mayBuy(CATALOG_TEXT.bookOnlyBuyers))) return;
+    // Only a phone on the page can show its booking form; a sold one cannot be booked.
+    const product = products.find((p) => p._id === phoneId);
+    if (product && product.status !== 'sold') setBooking(product);
+  };
+
+  // Back from signing in: reopen the booking form, or add the phone to the wish list, once.
+  const action = PHONE_ACTIONS.find((a) => params.has(a));
+  const productId = action ? params.get(action) : null;
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    if (!action || !productId || loading) return;
+    const key = `${action}:${productId}`;
+    if (done.current === key) return;
+    done.current = key;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const a of PHONE_ACTIONS) next.delete(a);
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+    if (user) void resume(action, productId);
+  });
+
+  return {
+    wishList,
+    book,
+    buyerActions: !user || role.loading || role.role === 'buyer',
+    bookingOf: (id) => bookings.data?.find((b) => b.productId === id),
+    modal: booking && <BookingModal product={booking} onClose={() => setBooking(null)} />,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Selling's texts beyond the spec's (those stay in @shared/texts): a phone's photos. Kept with the
+ * feature so that no public page's first load carries them.
+ */
+import { PRODUCT_PHOTOS_MAX } from '@shared/constants';
+
+/** A photo as the seller's controls and announcements name it: by its place in the order. */
+const photo = (position: number) => `photo ${position}`;
+
+export const SELLING_TEXT = {
+  photosLabel: 'Photos',
+  photosHint: `Up to ${PRODUCT_PHOTOS_MAX} photos (jpg, jpeg, png or webp). The first is the cover; reorder them with the arrows.`,
+  photoList: 'The photos in order, the cover first',
+  cover: 'Cover',
+  makeCover: 'Make cover',
+  moveLeft: (position: number) => `Move ${photo(position)} left`,
+  moveRight: (position: number) => `Move ${photo(position)} right`,
+  remove: 'Remove',
+  retry: 'Try again',
+  /** A button's name for assistive technology: what it says, and the photo it acts on. */
+  onPhoto: (action: string, position: number) => `${action} (${photo(position)})`,
+  thumbnail: (position: number, count: number) =>
+    position === 1 ? `Photo 1 of ${count}, the cover` : `Photo ${position} of ${count}`,
+  waiting: 'Waiting to upload',
+  uploading: (percent: number) => `Uploading: ${percent}%`,
+  failed: (message: string) => `Did not upload: ${message}`,
+
+  tooMany: (leftOut: number) =>
+    `A phone has at most ${PRODUCT_PHOTOS_MAX} photos: ${leftOut === 1 ? '1 photo was' : `${leftOut} photos were`} left out.`,
+  notUploaded: 'A photo did not upload: try it again or remove it.',
+  duplicate: 'That photo is there already.',
+
+  announce: {
+    added: (count: number) =>
+      count === 1 ? '1 photo added, uploading.' : `${count} photos added, uploading.`,
+    uploaded: (position: number) => `Photo ${position} uploaded.`,
+    failed: (position: number, message: string) => `Photo ${position} did not upload: ${message}`,
+    moved: (position: number, count: number) =>
+      position === 1
+        ? `Moved to position 1 of ${count}: it is the cover now.`
+        : `Moved to position ${position} of ${count}.`,
+    removed: (left: number) =>
+      left === 1 ? 'Photo removed, 1 left.' : `Photo removed, ${left} left.`,
+  },
+
+  /** The photos page of a listed phone. */
+  photosTitle: (model: string) => `Photos of ${model}`,
+  photosAction: 'Photos',
+  save: 'Save photos',
+  saved: 'Photos saved.',
+  back: 'Back to My Products',
+  soldKeepsPhotos: 'This phone is sold: it keeps the photos its buyer saw.',
+} as const;
