@@ -105,16 +105,26 @@ const PUBLIC_PAGES = [
   '/no-such-page',
 ];
 
+/** A phone's page (three photos, a verified seller), a sold phone's, and the seller's page. */
+async function phoneAndSellerPages(page: Page): Promise<string[]> {
+  const res = await page.request.get('/api/category/01');
+  const phones = (await res.json()) as { _id: string; modelName: string; sellerId: string }[];
+  const featured = phones.find((p) => p.modelName === FIXTURE.featured.modelName);
+  const sold = phones.find((p) => p.modelName === FIXTURE.sold.modelName);
+  if (!featured || !sold) throw new Error('the fixture phones are missing');
+  return [`/product/${featured._id}`, `/product/${sold._id}`, `/seller/${featured.sellerId}`];
+}
+
 for (const size of Object.keys(SIZES) as Size[]) {
   test(`signed out, every public page and dialog at ${size} size, light and dark`, async ({
     page,
     consoleErrors,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(150_000);
     consoleErrors.allow(/status of 404/); // Chromium logs the 404 page's own status
     const axe = findings();
     await page.setViewportSize(SIZES[size]);
-    for (const path of PUBLIC_PAGES) {
+    for (const path of [...PUBLIC_PAGES, ...(await phoneAndSellerPages(page))]) {
       await open(page, path);
       await axe.scan(page, `${path} (${size})`);
     }
@@ -139,6 +149,30 @@ for (const size of Object.keys(SIZES) as Size[]) {
       .click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await axe.scan(page, `blog article (${size})`);
+    expect(axe.found).toEqual([]);
+  });
+}
+
+for (const size of Object.keys(SIZES) as Size[]) {
+  test(`signed out, the search and its filters (a drawer on a phone), a refused search and a sorted brand page at ${size} size`, async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const axe = findings();
+    await page.setViewportSize(SIZES[size]);
+    await open(page, '/search?q=iphone&storage=128+GB');
+    await axe.scan(page, `/search (${size})`);
+    if (size === 'phone') {
+      await page.getByRole('button', { name: /^Filters/ }).click();
+      await expect(page.getByRole('dialog', { name: 'Filters' })).toBeVisible();
+      await axe.scan(page, `filters drawer (${size})`);
+      await page.keyboard.press('Escape');
+    }
+    await open(page, '/search?minPrice=9&maxPrice=1');
+    await expect(page.getByRole('alert')).toBeVisible();
+    await axe.scan(page, `/search refused (${size})`);
+    await open(page, '/category/01?sort=price-asc');
+    await axe.scan(page, `/category/01 sorted (${size})`);
     expect(axe.found).toEqual([]);
   });
 }
@@ -355,7 +389,9 @@ test('the admin: Disputes, a disputed sale and the refund dialog', async ({ page
   expect(axe.found).toEqual([]);
 });
 
-test('a seller: Add A Product, My Products and its advertise dialog', async ({ page }) => {
+test("a seller: Add A Product, My Products, its advertise dialog and a phone's photos", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const axe = findings();
   // The fixture's plain seller has a sold phone and phones for sale: both kinds of row.
@@ -371,6 +407,11 @@ test('a seller: Add A Product, My Products and its advertise dialog', async ({ p
     await axe.scan(page, `advertise dialog (${size})`);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(confirm).toBeHidden();
+    await page.getByRole('link', { name: `Photos of ${FIXTURE.plain.modelName}` }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: `Photos of ${FIXTURE.plain.modelName}` }),
+    ).toBeVisible();
+    await axe.scan(page, `a phone's photos (${size})`);
   });
   expect(axe.found).toEqual([]);
 });

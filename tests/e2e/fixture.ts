@@ -28,6 +28,8 @@ export const FIXTURE = {
     location: 'Seattle, WA',
     timeUsed: 12,
     postedAt: new Date('2026-10-05T12:00:00Z'),
+    /** The colours of its second and third photos (the cover is `color`). */
+    photoColors: ['Silver', 'Purple'],
   },
   sold: { modelName: 'iPhone 12 mini' },
   plain: { modelName: 'iPhone SE (2022)' },
@@ -58,6 +60,12 @@ export async function seedFixture(
   const vera = await createSeller(db, { ...FIXTURE.verifiedSeller, userStatus: 'verified' });
   const paul = await createSeller(db, FIXTURE.plainSeller);
   const f = FIXTURE.featured;
+  // Three photos, the cover first: the phone's page shows them in its gallery.
+  const featuredPhotos = [
+    await image(f.color, '01'),
+    await image(f.photoColors[0], '01'),
+    await image(f.photoColors[1], '01'),
+  ];
 
   await createProduct(db, paul, {
     categoryId: '01',
@@ -83,7 +91,8 @@ export async function seedFixture(
     location: f.location,
     timeUsed: f.timeUsed,
     createdAt: f.postedAt,
-    image: await image(f.color, '01'),
+    image: featuredPhotos[0],
+    photos: featuredPhotos,
   });
   const samsung = await createProduct(db, vera, {
     categoryId: '02',

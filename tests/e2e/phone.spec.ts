@@ -102,6 +102,7 @@ test('a seller advertises from My Products on a phone', async ({ page, baseURL }
   await expect(row).toContainText('Available');
   const advertise = row.getByRole('button', { name: `Avertise ${model}` });
   await reachable(page, advertise);
+  await reachable(page, row.getByRole('link', { name: `Photos of ${model}` }));
   await reachable(page, row.getByRole('button', { name: `Delete ${model}` }));
   await advertise.click();
   await page

@@ -41,7 +41,7 @@ test('a seller adds a phone with a photo, advertises it, and deletes it from eve
   await expect(page.getByLabel('Seller name')).toHaveAttribute('readonly', '');
   await fillProduct(page, model);
   await page
-    .getByLabel('Photo')
+    .getByLabel('Photos', { exact: true })
     .setInputFiles({ name: 'zero.jpg', mimeType: 'image/jpeg', buffer: await photo() });
   await page.getByRole('button', { name: 'Add A Product' }).click();
 
@@ -99,7 +99,7 @@ test('a photo.gif shows the format message and uploads nothing', async ({ page }
   await signInAsSeller(page);
   await fillProduct(page, 'Gif Phone');
   await page
-    .getByLabel('Photo')
+    .getByLabel('Photos', { exact: true })
     .setInputFiles({ name: 'photo.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
   await page.getByRole('button', { name: 'Add A Product' }).click();
   await expect(page.getByText('Your image formate should be jpg, jpeg, png, webp')).toBeVisible();

@@ -2,9 +2,25 @@
  * The public pages come rendered by the server (decision 016): they read without JavaScript,
  * and what a seller writes cannot break out of the page's state into a script.
  */
-import { createSellerWithPhone } from './api';
+import type { APIRequestContext } from '@playwright/test';
+import { createSellerWithPhone, productIdOf } from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
+
+/** The id of a fixture phone, as its brand's list answers it. */
+async function phoneId(request: APIRequestContext, categoryId: string, modelName: string) {
+  const list = (await (await request.get(`/api/category/${categoryId}`)).json()) as {
+    _id: string;
+    modelName: string;
+  }[];
+  const phone = list.find((p) => p.modelName === modelName);
+  if (!phone) throw new Error(`no ${modelName} in brand ${categoryId}`);
+  return phone._id;
+}
+
+/** The page's JSON-LD, parsed. */
+const jsonLdOf = (html: string) =>
+  JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null');
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
@@ -33,6 +49,18 @@ test.describe('without JavaScript', () => {
     await page.getByRole('link', { name: 'Blog' }).click();
     await expect(page).toHaveURL(/\/blog$/);
     await expect(page.getByRole('article')).toHaveCount(4);
+  });
+
+  test("a phone's page shows its cover photo and its particulars", async ({ page, request }) => {
+    await page.goto(`/product/${await phoneId(request, '01', FIXTURE.featured.modelName)}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(FIXTURE.featured.modelName);
+    const cover = page.getByRole('region', { name: 'Photos' }).getByRole('img').first();
+    await expect
+      .poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+    await expect(page.getByText(FIXTURE.featured.description)).toBeVisible();
+    await page.getByRole('link', { name: FIXTURE.verifiedSeller.name }).first().click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(FIXTURE.verifiedSeller.name);
   });
 
   test('the sign-in form shows, but cannot be sent before the page is interactive', async ({
@@ -76,4 +104,65 @@ test('a rendered page whose code cannot load offers a reload instead of pretendi
   await page.goto('/blog');
   await expect(page.getByRole('button', { name: 'Reload' })).toBeVisible();
   await expect(page.getByRole('heading', { name: /could not be loaded/ })).toBeVisible();
+});
+
+test("a phone's page names itself to search engines: title, canonical URL, picture and offer", async ({
+  request,
+  baseURL,
+}) => {
+  const f = FIXTURE.featured;
+  const id = await phoneId(request, '01', f.modelName);
+  const res = await request.get(`/product/${id}`);
+  expect(res.status()).toBe(200);
+  const html = await res.text();
+  // The server's own address (PUBLIC_URL, else localhost and its port), not the request's.
+  const site = `http://localhost:${new URL(baseURL ?? '').port}`;
+  expect(html).toContain(`<title>${f.modelName}, 1 TB, Good · Phone Market</title>`);
+  expect(html).toContain(`<link rel="canonical" href="${site}/product/${id}" />`);
+  expect(html).toContain('<meta property="og:type" content="product" />');
+  expect(html).toMatch(
+    new RegExp(`<meta property="og:image" content="${site}/images/[0-9a-f]+-640\\.webp" />`),
+  );
+  expect(html).not.toContain('noindex');
+  // The cover is the page's largest paint: asked for first.
+  expect(html).toMatch(/<img [^>]*loading="eager"[^>]*fetchPriority="high"/);
+  const ld = jsonLdOf(html);
+  expect(ld).toMatchObject({
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: f.modelName,
+    description: f.description,
+    brand: { '@type': 'Brand', name: 'Apple' },
+    offers: {
+      '@type': 'Offer',
+      price: f.resellPrice,
+      priceCurrency: 'USD',
+      availability: 'https://schema.org/InStock',
+      itemCondition: 'https://schema.org/UsedCondition',
+      url: `${site}/product/${id}`,
+    },
+  });
+  expect(ld.image).toHaveLength(3);
+  for (const image of ld.image) expect(image).toMatch(new RegExp(`^${site}/images/`));
+});
+
+test("a sold phone's page is kept out of search engines, and says it is sold", async ({
+  request,
+}) => {
+  const id = await phoneId(request, '01', FIXTURE.sold.modelName);
+  const html = await (await request.get(`/product/${id}`)).text();
+  expect(html).toContain('<meta name="robots" content="noindex" />');
+  expect(jsonLdOf(html).offers.availability).toBe('https://schema.org/SoldOut');
+  expect(html).toContain('This phone has been sold.');
+  expect(html).not.toContain('>Book Now<');
+});
+
+test("a deleted phone's page answers 404", async ({ request, baseURL }) => {
+  const modelName = `Deleted ${Date.now()}`;
+  const seller = await createSellerWithPhone(baseURL ?? '', '04', modelName);
+  const id = await productIdOf(seller, modelName);
+  expect((await request.get(`/product/${id}`)).status()).toBe(200);
+  const removal = await seller.api.delete(`/api/products?id=${id}`, { headers: seller.bearer });
+  expect(removal.ok()).toBe(true);
+  expect((await request.get(`/product/${id}`)).status()).toBe(404);
 });

@@ -48,6 +48,10 @@ export function productValues(
     sellerNumber: '+1 512 555 0100',
     sellerEmail: seller.email,
     ...overrides,
+    // One photo, the cover, unless the test gives its own list.
+    photos: overrides.photos ?? [
+      overrides.image ?? '/images/0123456789abcdef0123456789abcdef-640.webp',
+    ],
   };
 }
 

@@ -231,11 +231,66 @@ const rows: Record<string, Row> = {
     ok: 200,
     request: get('/api/category/01'),
   },
+  'search phones': {
+    routes: ['GET /api/search'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/api/search?q=phone&sort=price-asc'),
+  },
   'advertised phones': {
     routes: ['GET /api/advertise'],
     rule: 'anyone',
     ok: 200,
     request: get('/api/advertise'),
+  },
+  "a phone's page": {
+    routes: ['GET /api/products/:id'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: `/api/products/${(await freshPhone()).id}` }),
+  },
+  "a seller's page": {
+    routes: ['GET /api/sellers/:id'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => ({ method: 'GET', url: `/api/sellers/${(await sellerRow()).id}` }),
+  },
+  "a seller's phones for sale": {
+    routes: ['GET /api/sellers/:id/products'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => {
+      await freshPhone();
+      return { method: 'GET', url: `/api/sellers/${(await sellerRow()).id}/products` };
+    },
+  },
+  // Outside the API, for search engines: public by nature, listed to say so.
+  'robots.txt': {
+    routes: ['GET /robots.txt'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/robots.txt'),
+  },
+  'sitemap index': {
+    routes: ['GET /sitemap.xml'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/sitemap.xml'),
+  },
+  'sitemap of the public pages': {
+    routes: ['GET /sitemaps/pages.xml'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/sitemaps/pages.xml'),
+  },
+  'sitemap of phones': {
+    routes: ['GET /sitemaps/:file'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => {
+      await freshPhone();
+      return { method: 'GET', url: '/sitemaps/products-1.xml' };
+    },
   },
   'is admin?': {
     routes: ['GET /api/users/admin/:email'],
@@ -346,6 +401,16 @@ const rows: Record<string, Row> = {
     rule: 'ownerSeller',
     ok: 200,
     request: async () => ({ method: 'POST', url: `/api/advertise?id=${(await freshPhone()).id}` }),
+  },
+  "set a phone's photos": {
+    routes: ['PUT /api/products/:id/photos'],
+    rule: 'ownerSeller',
+    ok: 200,
+    request: async () => ({
+      method: 'PUT',
+      url: `/api/products/${(await freshPhone()).id}/photos`,
+      payload: { photos: [storedImage] },
+    }),
   },
   'upload a photo': {
     routes: ['POST /api/images'],

@@ -148,6 +148,10 @@ const { value: hostileValue } = fc.letrec<{ value: unknown }>((tie) => ({
   ),
 }));
 
+/** Photo URLs shaped as our image host issues them. */
+const OWN_PHOTO = '/images/0123456789abcdef0123456789abcdef-640.webp';
+const OTHER_PHOTO = '/images/fedcba9876543210fedcba9876543210-640.webp';
+
 type CallerName = 'anonymous' | 'buyer' | 'seller' | 'admin';
 const CALLERS: CallerName[] = ['anonymous', 'buyer', 'seller', 'admin'];
 const ADMIN_EMAIL = `hostile-admin-${Date.now()}@test.example`;
@@ -219,9 +223,12 @@ const pathParam = (name: string) =>
 
 type Request = InjectOptions & { headers: Record<string, string> };
 
-function credentialsOf(caller: CallerName): Record<string, string> {
+function credentialsOf(
+  caller: CallerName,
+  accounts: Record<Exclude<CallerName, 'anonymous'>, Account> = who,
+): Record<string, string> {
   if (caller === 'anonymous') return {};
-  const account = who[caller];
+  const account = accounts[caller];
   return { authorization: `Bearer ${account.token}`, cookie: account.cookie };
 }
 
@@ -272,13 +279,39 @@ beforeAll(async () => {
   const ids = [...phones, ...booked, ...wished].map((r) => r.id);
   const emails = Object.values(who).map((a) => a.email);
   valid = {
-    id: anyOf([...ids, buyerRow?.id ?? '']),
+    // Accounts too: a seller's page and phones are asked for by the seller's id.
+    id: anyOf([...ids, buyerRow?.id ?? '', seller?.id ?? '']),
     productId: anyOf(phones.map((p) => p.id)),
     orderId: anyOf(booked.map((o) => o.id)),
     email: anyOf(emails),
     price: anyOf([...booked.map((o) => o.priceCents / 100), '12.345', -5]),
     limit: fc.integer({ min: -5, max: 200 }),
-    cursor: fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 70n }).map(String), fc.string()),
+    cursor: fc.oneof(
+      fc.bigInt({ min: 0n, max: 2n ** 70n }).map(String),
+      fc.string(),
+      anyOf(['45050-1', '0-1', '99999999999-1', '1-2-3']),
+    ),
+    // The search's (GET /api/search).
+    q: anyOf([
+      'iphone 13',
+      'iphnoe',
+      'phone',
+      '',
+      "' or 1=1 --",
+      '\\m(.*)',
+      '%_\\',
+      'é'.repeat(101),
+    ]),
+    brand: anyOf(['01', ['01', '02'], '06', ['01', '01', '01', '01', '01', '01']]),
+    ram: anyOf(['8 GB', ['4 GB', '8 GB'], '3 GB']),
+    storage: anyOf(['128 GB', '1 GTB', '2 TB']),
+    condition: anyOf(['Good', ['Good', 'Fair'], 'Mint']),
+    minPrice: anyOf([100, '0.001', -1, 'abc', 1e300]),
+    maxPrice: anyOf([500, 450.5, '1e3']),
+    minBattery: anyOf([3000, 0, 1e9, '4000']),
+    verified: anyOf(['true', 'false', 'yes']),
+    includeSold: anyOf(['true', 'false', '']),
+    sort: anyOf(['newest', 'price-asc', 'price-desc', 'cheapest']),
     categoryId: anyOf(['01', '02', '03', '00', '1']),
     name: anyOf(['Test Person', '']),
     type: anyOf(['user', 'seller', 'admin']),
@@ -292,6 +325,7 @@ beforeAll(async () => {
     stars: anyOf([1, 5, 0, 6, 4.5]),
     comment: anyOf(['As described', '']),
     decision: anyOf(['refund', 'close', 'keep']),
+    photos: anyOf([[OWN_PHOTO], [OWN_PHOTO, OTHER_PHOTO], [OTHER_PHOTO, OTHER_PHOTO]]),
   };
 });
 afterAll(() => t?.close());
@@ -445,7 +479,7 @@ describe('one poisoned field in an otherwise valid request', () => {
       email: (caller) =>
         caller === 'anonymous' ? fc.constant(near.buyer.email) : fc.constant(near[caller].email),
       password: () => fc.constant(near.buyer.password),
-      id: one(...phones.map((p) => p.id), ...booked.map((o) => o.id), '01'),
+      id: one(...phones.map((p) => p.id), ...booked.map((o) => o.id), seller?.id ?? '', '01'),
       productId: one(...phones.map((p) => p.id)),
       orderId: one(...booked.map((o) => o.id)),
       price: one(PRICE_CENTS / 100),
@@ -458,7 +492,9 @@ describe('one poisoned field in an otherwise valid request', () => {
       transactionId: one('pi_000000000000000000000000'),
       clientSecret: one('pi_1_secret_2'),
       modelName: one('Pixel 8'),
-      image: one('/images/0123456789abcdef0123456789abcdef-640.webp'),
+      image: one(OWN_PHOTO),
+      // The first is `image`, as a product's photos must begin.
+      photos: one([OWN_PHOTO, OTHER_PHOTO]),
       originalPrice: one(699, 1000),
       resellPrice: one(449.99, 0.01),
       description: one('Like new, with its box.'),
@@ -556,7 +592,9 @@ describe('one poisoned field in an otherwise valid request', () => {
       method: call.method,
       url: `/api${path}${query ? `?${query}` : ''}`,
       headers: {
-        ...credentialsOf(caller),
+        // This suite's own accounts, whose phones and orders its valid values name: an owner's
+        // call then gets past the owner check to its rule and its write.
+        ...credentialsOf(caller, near),
         ...(parts.body ? { 'content-type': 'application/json' } : {}),
       },
       ...(parts.body ? { payload: JSON.stringify(parts.body) } : {}),
