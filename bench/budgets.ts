@@ -15,6 +15,7 @@ type Manifest = Record<string, ManifestChunk>;
 export const PUBLIC_ROUTES = [
   { path: '/', module: 'features/home/routes/home.tsx' },
   { path: '/category/:id', module: 'features/catalog/routes/category.tsx' },
+  { path: '/search', module: 'features/catalog/routes/search.tsx' },
   { path: '/blog', module: 'features/blog/routes/blog.tsx' },
   { path: '/signin', module: 'features/auth/routes/sign-in.tsx' },
 ] as const;

@@ -8,7 +8,13 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import type { Figure } from './lib/report';
 
-export const LIGHTHOUSE_PAGES = ['/', '/category/01', '/blog', '/signin'] as const;
+export const LIGHTHOUSE_PAGES = [
+  '/',
+  '/category/01',
+  '/search?q=iphone',
+  '/blog',
+  '/signin',
+] as const;
 const RUNS = 3;
 const SECTION = 'Lighthouse (mobile, simulated throttling, median of 3)';
 

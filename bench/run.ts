@@ -15,6 +15,7 @@ import { createDatabase, startPostgres } from './lib/postgres';
 import { type Figure, type Report, summaryOf, writeReport } from './lib/report';
 import { benchLighthouse } from './lighthouse';
 import { benchScaleCurve } from './scale-curve';
+import { benchSearch } from './search';
 import { benchSignUpFlood } from './signup-flood';
 
 // Ctrl-C: exit through 'exit' so the servers and PostgreSQL the bench started stop too.
@@ -24,6 +25,7 @@ const CLIENT_DIR = path.join(ROOT, 'dist/client');
 const started = Date.now();
 const figures: Figure[] = [];
 const notes: string[] = [];
+const appendix: NonNullable<Report['appendix']> = [];
 
 const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   const t = Date.now();
@@ -63,6 +65,15 @@ try {
   figures.push(...(await step('API under load', () => benchApiLoad(loadUrl || undefined))));
   const scaleUrl = serverUrl && (await createDatabase(serverUrl, 'bench_scale'));
   figures.push(...(await step('scale curve', () => benchScaleCurve(scaleUrl || undefined))));
+  const searchUrl = serverUrl && (await createDatabase(serverUrl, 'bench_search'));
+  const search = await step('search at scale', () => benchSearch(searchUrl || undefined));
+  figures.push(...search.figures);
+  if (search.plans.length) {
+    appendix.push({
+      title: 'Search plans at 1,000,000 products (EXPLAIN ANALYZE)',
+      markdown: search.plans.join('\n\n'),
+    });
+  }
 } finally {
   stopPostgres();
 }
@@ -88,6 +99,7 @@ const report: Report = {
   },
   figures,
   notes,
+  appendix,
 };
 await writeReport(path.join(ROOT, 'bench/results'), report);
 console.info(`\n${summaryOf(report)}\nbench: wrote bench/results/latest.md and latest.json`);

@@ -53,6 +53,8 @@ export type Report = {
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string };
   figures: Figure[];
   notes: string[];
+  /** Longer evidence after the notes (e.g. query plans), a heading and Markdown each. */
+  appendix?: { title: string; markdown: string }[];
 };
 
 export function markdownOf(report: Report): string {
@@ -81,6 +83,8 @@ export function markdownOf(report: Report): string {
     lines.push('');
   }
   if (report.notes.length) lines.push('## Notes', '', ...report.notes.map((n) => `- ${n}`), '');
+  for (const { title, markdown } of report.appendix ?? [])
+    lines.push(`## ${title}`, '', markdown, '');
   return lines.join('\n');
 }
 

@@ -1,0 +1,184 @@
+/**
+ * The search at scale (issue 18): ten representative searches on PostgreSQL at 1,000, 100,000
+ * and 1,000,000 products, each timed over HTTP with the public answer cache off, and the
+ * database's plan of each at the largest size (EXPLAIN ANALYZE of the exact SQL the app sends,
+ * caught by a Drizzle logger around the same repository function).
+ */
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { type Db, openDatabase, SEARCH_WORD_SIMILARITY } from '../src/server/db/client';
+import * as schema from '../src/server/db/schema';
+import { searchProducts } from '../src/server/repositories/search';
+import { searchQuerySchema } from '../src/shared/api';
+import { withAppServer } from './lib/app-server';
+import { sequentialLatency } from './lib/load';
+import type { Figure } from './lib/report';
+import { SCALE_RARE_WORD, seedScale } from './scale-seed';
+
+const SECTION = 'Search at scale (PostgreSQL, GET /api/search, PUBLIC_CACHE_MS=0)';
+export const SEARCH_STEPS = [1_000, 100_000, 1_000_000] as const;
+const REQUESTS = 200;
+/** The deep page: the one after this many pages of 24. */
+const DEEP_PAGES = 20;
+
+/** What buyers search, by kind: words, words with filters, filters alone, each sort, rare words. */
+export const SEARCHES: { name: string; query: string }[] = [
+  { name: 'words', query: 'q=iphone+13' },
+  { name: 'words with a typo (close matches)', query: 'q=iphnoe+13' },
+  { name: 'words + filters', query: 'q=galaxy&storage=256+GB&maxPrice=600' },
+  {
+    name: 'words + verified + location',
+    query: 'q=iphone+pro&condition=Good&location=austin&verified=true',
+  },
+  { name: 'filters: brand, storage, price', query: 'brand=01&storage=128+GB&maxPrice=450' },
+  { name: 'filters, price low to high', query: 'minBattery=4500&ram=8+GB&sort=price-asc' },
+  { name: 'words, price low to high', query: 'q=redmi+note&sort=price-asc' },
+  { name: 'everything, price high to low', query: 'sort=price-desc' },
+  { name: 'a rare word, sold ones too', query: `q=${SCALE_RARE_WORD}&includeSold=true` },
+  { name: `words, page ${DEEP_PAGES + 1}`, query: 'q=iphone' },
+];
+
+/** The URL of the page after DEEP_PAGES pages, found by following the answers' links. */
+async function deepPageUrl(origin: string, query: string): Promise<string> {
+  let url = `${origin}/api/search?${query}`;
+  for (let i = 0; i < DEEP_PAGES; i++) {
+    const res = await fetch(url);
+    const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+    if (!next) break;
+    url = new URL(next, origin).href;
+  }
+  return url;
+}
+
+/** EXPLAIN ANALYZE of every statement the repository sends for `query`. */
+async function plansOf(databaseUrl: string, query: string): Promise<string[]> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 2,
+    options: `-c pg_trgm.word_similarity_threshold=${SEARCH_WORD_SIMILARITY}`,
+  });
+  const statements: { sql: string; params: unknown[] }[] = [];
+  const db = drizzle(pool, {
+    schema,
+    logger: { logQuery: (sql, params) => statements.push({ sql, params }) },
+  }) as unknown as Db;
+  try {
+    await searchProducts(
+      db,
+      searchQuerySchema.parse(Object.fromEntries(new URLSearchParams(query))),
+    );
+    const plans: string[] = [];
+    for (const s of statements) {
+      const result = await pool.query(
+        `explain (analyze, costs off, timing off, summary on) ${s.sql}`,
+        s.params,
+      );
+      plans.push(result.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
+    }
+    return plans;
+  } finally {
+    await pool.end();
+  }
+}
+
+export type SearchBench = { figures: Figure[]; plans: string[] };
+
+export async function benchSearch(databaseUrl: string | undefined): Promise<SearchBench> {
+  if (!databaseUrl) {
+    return {
+      figures: [
+        {
+          section: SECTION,
+          name: 'worst p99 at 1,000,000',
+          value: null,
+          unit: 'ms',
+          target: { op: '<=', value: 50 },
+          note: 'skipped: no PostgreSQL',
+        },
+      ],
+      plans: [],
+    };
+  }
+  const database = await openDatabase({ url: databaseUrl });
+  const figures: Figure[] = [];
+  const medians = new Map<number, number[]>();
+  const worstP99 = new Map<number, number>();
+  const plans: string[] = [];
+  try {
+    await withAppServer(
+      {
+        databaseUrl,
+        seedDemo: false,
+        env: { PUBLIC_CACHE_MS: '0', SEARCH_RATE_LIMIT: '1000000000' },
+      },
+      async (origin) => {
+        for (const step of SEARCH_STEPS) {
+          const started = Date.now();
+          await seedScale(database.db, step);
+          const seeded = ((Date.now() - started) / 1000).toFixed(1);
+          const stepMedians: number[] = [];
+          let worst = 0;
+          for (const [i, search] of SEARCHES.entries()) {
+            const last = i === SEARCHES.length - 1;
+            const url = last
+              ? await deepPageUrl(origin, search.query)
+              : `${origin}/api/search?${search.query}`;
+            await sequentialLatency(url, 20);
+            const { p50, p99 } = await sequentialLatency(url, REQUESTS);
+            stepMedians.push(p50);
+            worst = Math.max(worst, p99);
+            if (step === SEARCH_STEPS.at(-1)) {
+              figures.push({
+                section: SECTION,
+                name: `${search.name} at ${step.toLocaleString('en-US')}: p99`,
+                value: p99,
+                unit: 'ms',
+                target: { op: '<=', value: 50 },
+                note: `median ${p50.toFixed(2)} ms; \`${search.query}\``,
+              });
+              const query = last ? new URL(url).search.slice(1) : search.query;
+              const statementPlans = await plansOf(databaseUrl, query);
+              plans.push(
+                `### ${search.name}: \`${query}\`\n\n${statementPlans.map((p) => `\`\`\`\n${p}\n\`\`\``).join('\n\n')}`,
+              );
+            }
+          }
+          medians.set(step, stepMedians);
+          worstP99.set(step, worst);
+          const median =
+            [...stepMedians].sort((a, b) => a - b)[Math.floor(stepMedians.length / 2)] ?? 0;
+          figures.push({
+            section: SECTION,
+            name: `median of the ten at ${step.toLocaleString('en-US')} products`,
+            value: median,
+            unit: 'ms',
+            note: `worst p99 ${worst.toFixed(2)} ms; catalog topped up in ${seeded} s`,
+          });
+        }
+      },
+    );
+  } finally {
+    await database.close();
+  }
+  const first = medians.get(SEARCH_STEPS[0]) ?? [];
+  const last = medians.get(1_000_000) ?? [];
+  // Search by search, how much slower at 1,000,000 than at 1,000; the worst of the ten.
+  const ratios = last.map((m, i) => m / (first[i] ?? m));
+  figures.push(
+    {
+      section: SECTION,
+      name: 'worst p99 at 1,000,000',
+      value: worstP99.get(1_000_000) ?? null,
+      unit: 'ms',
+      target: { op: '<=', value: 50 },
+    },
+    {
+      section: SECTION,
+      name: 'worst median at 1,000,000 ÷ its median at 1,000',
+      value: ratios.length ? Math.max(...ratios) : null,
+      unit: '×',
+      target: { op: '<=', value: 2 },
+    },
+  );
+  return { figures, plans };
+}
