@@ -31,6 +31,7 @@ import type { Database } from './db/client';
 import type { Sales } from './domain/order-process';
 import { startTimedWork } from './domain/timed-work';
 import { LocalImageStore } from './images/image-store';
+import { ImeiVault } from './imei/imei-vault';
 import { EmbeddedPaymentProvider } from './payments/embedded-processor';
 import type { PaymentProvider } from './payments/payment-provider';
 import { StripePaymentProvider } from './payments/stripe-provider';
@@ -56,6 +57,8 @@ import usersRoutes from './routes/users';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** Hashes and seals listings' IMEIs (decision 024). */
+    imeiVault: ImeiVault;
     /** Every route registered (method and full URL), for the authorization matrix's coverage. */
     routeList: ReadonlyArray<{ method: string; url: string }>;
   }
@@ -63,6 +66,7 @@ declare module 'fastify' {
 
 export type AppServices = {
   identity: IdentityProvider;
+  imeiVault: ImeiVault;
   accessTokens: AccessTokens;
   adminEmails: ReadonlySet<string>;
   payments: PaymentProvider;
@@ -83,15 +87,17 @@ export type AppOptions = {
 
 /** The identity provider and token signer, with secrets from env or generated into DATA_DIR. */
 export async function createServices(config: Config, database: Database): Promise<AppServices> {
-  const [authSecret, jwtSecret] = await Promise.all([
+  const [authSecret, jwtSecret, imeiKey] = await Promise.all([
     loadSecret(config.DATA_DIR, 'auth-secret', config.BETTER_AUTH_SECRET),
     loadSecret(config.DATA_DIR, 'jwt-secret', config.JWT_SECRET),
+    loadSecret(config.DATA_DIR, 'imei-key', config.IMEI_KEY),
   ]);
   // Admin only once the owner proved the address (decision 017); the demo admin is admin by its
   // own record, in the database whose seed created it.
   const adminEmails = new Set(config.ADMIN_EMAILS);
   return {
     identity: createIdentityProvider(database.db, config, authSecret),
+    imeiVault: new ImeiVault(imeiKey),
     accessTokens: new AccessTokens(jwtSecret),
     adminEmails,
     payments: paymentProviderOf(config, database),
@@ -143,6 +149,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   await fastify.register(databasePlugin, { database: opts.database });
   await fastify.register(publicAnswersPlugin, { ttlMs: opts.config.PUBLIC_CACHE_MS });
   const services = opts.services ?? (await createServices(opts.config, opts.database));
+  fastify.decorate('imeiVault', services.imeiVault);
   await fastify.register(authPlugin, services);
   await fastify.register(openapiPlugin);
   await fastify.register(identityRoutes);

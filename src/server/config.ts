@@ -120,6 +120,8 @@ const envSchema = z
     BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** Signs the product server's access tokens; generated once into DATA_DIR when unset. */
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Keys the IMEIs' hashes and seals (decision 024); generated once into DATA_DIR when unset. */
+    IMEI_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     /** With a key, the client uploads photos to this imgbb-compatible host instead of ours. */
     IMGBB_API_KEY: z.string().min(1).optional(),
     IMGBB_UPLOAD_URL: z

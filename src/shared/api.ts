@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { callRoutes, type Method } from './call-routes';
 import {
+  BATTERY_HEALTH_MAX,
+  BATTERY_HEALTH_MIN,
   CATEGORY_CODES,
   CONDITION_OPTIONS,
   PAGE_LIMIT_DEFAULT,
@@ -20,11 +22,14 @@ import {
 import {
   advertisedItemSchema,
   bannedAddressSchema,
+  blockedImeiSchema,
   bookingSchema,
   categoryCodeSchema,
   categorySchema,
   idSchema,
   orderSchema,
+  ownProductSchema,
+  priceGuideSchema,
   productSchema,
   saleSchema,
   sellerProfileSchema,
@@ -32,6 +37,7 @@ import {
   userTypeSchema,
   wishListItemSchema,
 } from './entities';
+import { imeiDigits, imeiProblem } from './imei';
 
 export { API_BASE, apiPath } from './call-routes';
 
@@ -117,36 +123,59 @@ export const photosSchema = z
   .max(PRODUCT_PHOTOS_MAX, `photos: at most ${PRODUCT_PHOTOS_MAX} photos`)
   .refine((list) => new Set(list).size === list.length, 'photos: each photo once');
 
-export const productInputSchema = z
-  .object({
-    categoryId: categoryCodeSchema,
-    modelName: text('modelName'),
-    image: text('image', 2048),
-    /** Added to the spec: every photo in order; when given, the first is `image`, the cover. */
-    photos: photosSchema.optional(),
-    originalPrice: dollarsInputSchema,
-    resellPrice: dollarsInputSchema,
-    location: text('location'),
-    description: text('description', 4000),
-    timeUsed: wholeNumberInput(0, 1200),
-    condition: z.enum(CONDITION_OPTIONS, {
-      error: `condition must be one of ${CONDITION_OPTIONS.join(', ')}`,
+/** A listing's fields as a seller sends them (spec section 5), without the IMEI. */
+const productFieldsSchema = z.object({
+  categoryId: categoryCodeSchema,
+  modelName: text('modelName'),
+  image: text('image', 2048),
+  /** Added to the spec: every photo in order; when given, the first is `image`, the cover. */
+  photos: photosSchema.optional(),
+  originalPrice: dollarsInputSchema,
+  resellPrice: dollarsInputSchema,
+  location: text('location'),
+  description: text('description', 4000),
+  timeUsed: wholeNumberInput(0, 1200),
+  condition: z.enum(CONDITION_OPTIONS, {
+    error: `condition must be one of ${CONDITION_OPTIONS.join(', ')}`,
+  }),
+  sellerNumber: text('sellerNumber', 40),
+  specificatons: z.object({
+    ram: z.enum(RAM_OPTIONS, { error: `ram must be one of ${RAM_OPTIONS.join(', ')}` }),
+    storage: z.enum(STORAGE_OPTIONS, {
+      error: `storage must be one of ${STORAGE_OPTIONS.join(', ')}`,
     }),
-    sellerNumber: text('sellerNumber', 40),
-    specificatons: z.object({
-      ram: z.enum(RAM_OPTIONS, { error: `ram must be one of ${RAM_OPTIONS.join(', ')}` }),
-      storage: z.enum(STORAGE_OPTIONS, {
-        error: `storage must be one of ${STORAGE_OPTIONS.join(', ')}`,
-      }),
-      color: text('color', 60),
-      battery: wholeNumberInput(1, 100_000),
-    }),
+    color: text('color', 60),
+    battery: wholeNumberInput(1, 100_000),
+  }),
+  /** Added (issue 19): battery health in percent, optional. */
+  batteryHealth: z
+    .union([z.null(), z.literal(''), wholeNumberInput(BATTERY_HEALTH_MIN, BATTERY_HEALTH_MAX)])
+    .transform((v) => (v === '' ? null : v))
+    .optional(),
+});
+
+/** Added (issue 19): the phone's IMEI, 15 digits with a valid check digit, stored as digits. */
+export const imeiInputSchema = z
+  .string({ error: 'IMEI must be text' })
+  .max(40, 'IMEI is too long')
+  .superRefine((typed, ctx) => {
+    const problem = imeiProblem(typed);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .refine((p) => p.photos === undefined || p.photos[0] === p.image, {
-    error: 'photos: the first photo is the cover, image',
-    path: ['photos'],
-  });
+  .transform(imeiDigits);
+
+const coverFirst = (p: { image: string; photos?: string[] | undefined }) =>
+  p.photos === undefined || p.photos[0] === p.image;
+
+/** A new listing: the spec's fields, the photos, and (added) the IMEI, optional for API clients. */
+export const productInputSchema = productFieldsSchema
+  .extend({ imei: imeiInputSchema.optional() })
+  .refine(coverFirst, { error: 'photos: the first photo is the cover, image', path: ['photos'] });
 export type ProductInput = z.input<typeof productInputSchema>;
+
+/** An edit of an unsold listing (issue 19): every field but its IMEI, its seller and its photos (their own call). */
+export const productEditSchema = productFieldsSchema.omit({ image: true, photos: true });
+export type ProductEdit = z.input<typeof productEditSchema>;
 
 /** A query parameter given once or repeated (`condition=Good&condition=Fair`), as a list. */
 const oneOrMany = <T extends readonly [string, ...string[]]>(values: T, field: string) => {
@@ -188,6 +217,8 @@ export const searchQuerySchema = z
     maxPrice: dollarsInputSchema.optional(),
     /** Battery capacity in mAh, at least. */
     minBattery: wholeNumberInput(1, 100_000).optional(),
+    /** Battery health in percent, at least (issue 19). */
+    minBatteryHealth: wholeNumberInput(BATTERY_HEALTH_MIN, BATTERY_HEALTH_MAX).optional(),
     location: optionalText('location', 100),
     verified: flag('verified'),
     includeSold: flag('includeSold'),
@@ -205,6 +236,17 @@ export const searchQuerySchema = z
     error: 'minPrice must not be above maxPrice',
   });
 export type SearchQuery = z.output<typeof searchQuerySchema>;
+
+/** The price guide's question: a phone like this one (issue 19). */
+export const priceGuideQuerySchema = z.object({
+  modelName: text('modelName'),
+  storage: z.enum(STORAGE_OPTIONS, {
+    error: `storage must be one of ${STORAGE_OPTIONS.join(', ')}`,
+  }),
+  condition: z
+    .enum(CONDITION_OPTIONS, { error: `condition must be one of ${CONDITION_OPTIONS.join(', ')}` })
+    .optional(),
+});
 
 export const searchResultSchema = z.object({
   /** How many phones match, counted on the first page only (null on the next ones). */
@@ -365,7 +407,72 @@ export const calls = define({
     access: 'bearer',
     tag: 'products',
     query: emailQuery.extend(paginationQuerySchema.shape),
-    response: z.array(productSchema),
+    response: z.array(ownProductSchema),
+  },
+  updateProduct: {
+    ...callRoutes.updateProduct,
+    access: 'seller',
+    tag: 'products',
+    params: idQuery,
+    body: productEditSchema,
+    response: ack,
+  },
+  withdrawProduct: {
+    ...callRoutes.withdrawProduct,
+    access: 'seller',
+    tag: 'products',
+    params: idQuery,
+    response: ack,
+  },
+  relistProduct: {
+    ...callRoutes.relistProduct,
+    access: 'seller',
+    tag: 'products',
+    params: idQuery,
+    response: ack,
+  },
+  stopAdvertising: {
+    ...callRoutes.stopAdvertising,
+    access: 'seller',
+    tag: 'products',
+    query: idQuery,
+    response: z.object({ deletedCount: z.number().int() }),
+  },
+  priceGuide: {
+    ...callRoutes.priceGuide,
+    access: 'seller',
+    tag: 'products',
+    query: priceGuideQuerySchema,
+    response: priceGuideSchema,
+  },
+  unverifySeller: {
+    ...callRoutes.unverifySeller,
+    access: 'admin',
+    tag: 'users',
+    params: z.object({ email: emailSchema }),
+    response: z.object({ modifiedCount: z.number().int() }),
+  },
+  listBlockedImeis: {
+    ...callRoutes.listBlockedImeis,
+    access: 'admin',
+    tag: 'products',
+    query: paginationQuerySchema,
+    response: z.array(blockedImeiSchema),
+  },
+  blockImei: {
+    ...callRoutes.blockImei,
+    access: 'admin',
+    tag: 'products',
+    body: z.object({ imei: imeiInputSchema, reason: text('reason', 500) }),
+    /** `withdrawnCount`: the live listings with that IMEI, withdrawn by the block. */
+    response: z.object({ acknowledged: z.boolean(), withdrawnCount: z.number().int() }),
+  },
+  unblockImei: {
+    ...callRoutes.unblockImei,
+    access: 'admin',
+    tag: 'products',
+    params: idQuery,
+    response: z.object({ deletedCount: z.number().int() }),
   },
   addProduct: {
     ...callRoutes.addProduct,

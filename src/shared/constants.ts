@@ -19,6 +19,18 @@ export const RAM_OPTIONS = ['4 GB', '6 GB', '8 GB', '12 GB', '16 GB'] as const;
 export const STORAGE_OPTIONS = ['32 GB', '64 GB', '128 GB', '256 GB', '1 GTB'] as const;
 export const CONDITION_OPTIONS = ['Brand New', 'Flawless', 'Good', 'Fair', 'Minor Damage'] as const;
 
+/** Battery health in percent a listing may state (issue 19); it is optional. */
+export const BATTERY_HEALTH_MIN = 50;
+export const BATTERY_HEALTH_MAX = 100;
+
+/**
+ * The fair-price guide (issue 19): completed sales of the last PRICE_GUIDE_DAYS days of the same
+ * model and storage; condition too where it has PRICE_GUIDE_MIN_SALES of its own. A card says
+ * "Good price" or "High price" only with at least that many comparable sales.
+ */
+export const PRICE_GUIDE_DAYS = 90;
+export const PRICE_GUIDE_MIN_SALES = 5;
+
 /** Photos of one phone, the cover first (issue 18). */
 export const PRODUCT_PHOTOS_MAX = 6;
 
@@ -54,7 +66,12 @@ export const IMAGE_DEFAULT_WIDTH = 640;
 
 export const ACCESS_TOKEN_STORAGE_KEY = 'accessToken';
 
-export const PRODUCT_STATUS = { sold: 'sold', available: 'available' } as const;
+/** `withdrawn` (issue 19): off the market by its seller or a blocked IMEI; never in public lists. */
+export const PRODUCT_STATUS = {
+  sold: 'sold',
+  available: 'available',
+  withdrawn: 'withdrawn',
+} as const;
 export const ORDER_STATUS = { paid: 'paid', unpaid: 'unpaid' } as const;
 export const USER_STATUS_VERIFIED = 'verified';
 export const USER_TYPES = ['user', 'seller'] as const;

@@ -46,7 +46,8 @@ export const productSchema = z.object({
   email: z.string(),
   categoryId: categoryCodeSchema,
   userStatus: z.string().nullable(),
-  status: z.enum([PRODUCT_STATUS.sold, PRODUCT_STATUS.available]),
+  /** Public lists hold sold and available phones; only their seller sees a withdrawn one. */
+  status: z.enum([PRODUCT_STATUS.sold, PRODUCT_STATUS.available, PRODUCT_STATUS.withdrawn]),
   specificatons: specificationsSchema,
   /** Added to the spec: what buyers said of this seller after their handovers. */
   sellerRating: z.lazy(() => ratingSummarySchema),
@@ -54,8 +55,52 @@ export const productSchema = z.object({
   sellerId: idSchema,
   /** Added: every photo in order, at most PRODUCT_PHOTOS_MAX; the first is `image`, the cover. */
   photos: z.array(z.string()),
+  /** Added (issue 19): battery health in percent, when the seller stated it. */
+  batteryHealth: z.number().int().nullable(),
+  /** Added: the seller gave an IMEI that passed its check digit, is on no other live listing and is not blocked. */
+  imeiChecked: z.boolean(),
+  /** Added: the resale price before its last drop, shown struck through; null unless it dropped. */
+  previousPrice: dollarsSchema.nullable(),
+  /**
+   * Added: the price against comparable completed sales (PRICE_GUIDE_MIN_SALES at least, else
+   * null): `good` at or below their median, `high` well above it (decision 024).
+   */
+  priceNote: z.enum(['good', 'high']).nullable(),
 });
 export type Product = z.infer<typeof productSchema>;
+
+/** A phone as its seller (My Products) or an admin sees it: the whole IMEI, and whether it is advertised. */
+export const ownProductSchema = productSchema.extend({
+  imei: z.string().nullable(),
+  advertised: z.boolean(),
+});
+export type OwnProduct = z.infer<typeof ownProductSchema>;
+
+/**
+ * What phones like one sold for (issue 19): completed sales of the last PRICE_GUIDE_DAYS days of
+ * the same model and storage, and of the same condition when it has enough of its own.
+ */
+export const priceGuideSchema = z.object({
+  /** Whether the figures are of the same condition too, or of every condition. */
+  basis: z.enum(['model-storage-condition', 'model-storage']),
+  days: z.number().int().positive(),
+  count: z.number().int().nonnegative(),
+  median: dollarsSchema.nullable(),
+  low: dollarsSchema.nullable(),
+  high: dollarsSchema.nullable(),
+  /** Each sale's price, lowest first, for the chart (at most 200). */
+  prices: z.array(dollarsSchema),
+});
+export type PriceGuide = z.infer<typeof priceGuideSchema>;
+
+/** An IMEI the admin blocked as reported stolen (issue 19); never the IMEI itself. */
+export const blockedImeiSchema = z.object({
+  _id: idSchema,
+  imeiLast4: z.string(),
+  reason: z.string(),
+  blockedAt: instantSchema,
+});
+export type BlockedImei = z.infer<typeof blockedImeiSchema>;
 
 export const advertisedItemSchema = z.object({
   _id: idSchema,
@@ -171,6 +216,8 @@ export const saleSchema = z.object({
     rating: ratingSummarySchema,
   }),
   handoverCode: z.string().nullable(),
+  /** Added (issue 19): the phone's IMEI's last four digits, to the buyer once paid, the seller and an admin. */
+  imeiLast4: z.string().nullable(),
   handoverLockedUntil: instantSchema.nullable(),
   transactionId: z.string().nullable(),
   money: z.enum(MONEY_STATES).nullable(),

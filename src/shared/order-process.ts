@@ -10,7 +10,10 @@
  *     (deleted)
  *   product: available --sell--> sold --release--> available      available --advertise-->
  *            available --setPhotos--> (its photos and cover changed; a sold phone keeps them)
- *            available|sold --withdraw--> (deleted; orders keep their own record)
+ *            available --edit--> (its fields changed; a sold phone keeps what its buyer saw)
+ *            available --withdraw--> withdrawn --relist--> available  (issue 19; the admin's
+ *            block of its IMEI withdraws it too)
+ *            available|sold|withdrawn --delete--> (deleted; orders keep their own record)
  *
  * Money follows the order: paying holds it (the card is authorised), the handover captures it
  * for the seller, a cancel or an expiry releases the hold, an admin's refund gives a captured
@@ -76,10 +79,18 @@ export const ORDER_PROCESS = {
     available: {
       sell: step('sold', 'system'),
       advertise: step('available', 'seller'),
+      stopAdvertising: step('available', 'seller'),
       setPhotos: step('available', 'seller'),
-      withdraw: removes('seller', 'admin'),
+      edit: step('available', 'seller'),
+      withdraw: step('withdrawn', 'seller', 'admin'),
+      delete: removes('seller', 'admin'),
     },
-    sold: { release: step('available', 'system'), withdraw: removes('seller', 'admin') },
+    sold: { release: step('available', 'system'), delete: removes('seller', 'admin') },
+    withdrawn: {
+      relist: step('available', 'seller'),
+      stopAdvertising: step('withdrawn', 'seller'),
+      delete: removes('seller', 'admin'),
+    },
   } satisfies Graph<ProductState>,
 } as const;
 

@@ -76,11 +76,30 @@ export const products = pgTable(
     sellerEmail: text('seller_email')
       .notNull()
       .references(() => users.email, { onDelete: 'cascade', onUpdate: 'cascade' }),
-    status: text('status', { enum: ['available', 'sold'] })
+    /** Withdrawn (issue 19): off the market, kept for its seller to relist (not in the spec). */
+    status: text('status', { enum: ['available', 'sold', 'withdrawn'] })
       .notNull()
       .default('available'),
     /** Every photo in order (issue 18); the first is `image`, the cover. */
     photos: text('photos').array().notNull(),
+    /** Battery health in percent (issue 19), optional: 50 to 100. */
+    batteryHealth: integer('battery_health'),
+    /**
+     * The IMEI keyed-hashed (HMAC-SHA256 under the server's IMEI key, decision 024): duplicates and
+     * blocked IMEIs are found by it, and a copy of the table reveals no IMEI.
+     */
+    imeiHash: text('imei_hash'),
+    /** The IMEI's last four digits, which a buyer who paid compares at the handover. */
+    imeiLast4: text('imei_last4'),
+    /** The whole IMEI sealed (AES-256-GCM under the IMEI key), for its seller and the admin. */
+    imeiSealed: text('imei_sealed'),
+    /** The resale price before its last drop (shown struck through); null unless it dropped. */
+    previousPriceCents: integer('previous_price_cents'),
+    /** The model as comparable sales match it: lower case, spaces collapsed (the price guide). */
+    modelKey: text('model_key')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(regexp_replace(btrim(model_name), '[[:space:]]+', ' ', 'g'))`),
+    updatedAt: timestamp('updated_at', { withTimezone: true }),
     /** The words of model and description, as the search matches them typed (full text). */
     searchVector: tsvector('search_vector')
       .notNull()
@@ -115,13 +134,42 @@ export const products = pgTable(
     index('products_available_price_seq_idx')
       .on(t.resellPriceCents, t.seq)
       .where(sql`${t.status} = 'available'`),
-    check('products_status_check', sql`${t.status} in ('available', 'sold')`),
+    // One live listing per IMEI; a blocked IMEI's listings are found by its hash.
+    uniqueIndex('products_imei_live_key')
+      .on(t.imeiHash)
+      .where(sql`${t.status} = 'available' and ${t.imeiHash} is not null`),
+    index('products_imei_idx').on(t.imeiHash),
+    // The price guide: comparable phones by model and storage.
+    index('products_model_storage_idx').on(t.modelKey, t.storage),
+    check('products_status_check', sql`${t.status} in ('available', 'sold', 'withdrawn')`),
+    check(
+      'products_battery_health_check',
+      sql`${t.batteryHealth} is null or ${t.batteryHealth} between 50 and 100`,
+    ),
     check('products_prices_check', sql`${t.originalPriceCents} > 0 and ${t.resellPriceCents} > 0`),
     check(
       'products_photos_check',
       sql`cardinality(${t.photos}) between 1 and 6 and ${t.photos}[1] = ${t.image}`,
     ),
   ],
+);
+
+/**
+ * IMEIs the admin blocked as reported stolen (issue 19): kept only as the same keyed hash as a
+ * product's, with the last four digits to tell them apart.
+ */
+export const blockedImeis = pgTable(
+  'blocked_imeis',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    imeiHash: text('imei_hash').notNull().unique('blocked_imeis_hash_key'),
+    imeiLast4: text('imei_last4').notNull(),
+    reason: text('reason').notNull(),
+    blockedBy: uuid('blocked_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('blocked_imeis_seq_idx').on(t.seq.desc())],
 );
 
 export const advertisements = pgTable(

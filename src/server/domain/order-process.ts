@@ -1,6 +1,7 @@
 /**
  * The order process (src/shared/order-process.ts is its graph): who may book, pay for, hand
- * over, cancel, report, rate, refund, advertise or withdraw, and the transitions themselves.
+ * over, cancel, report, rate, refund, advertise, edit, withdraw or delete, and the transitions
+ * themselves.
  * Each guard refuses with the DomainError its answer carries; routes, the payment recorder and
  * the timed work call these, never restate them.
  *
@@ -10,7 +11,9 @@
  * (payments/settle.ts), and again by the timed work if a crash came between.
  */
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, lt } from 'drizzle-orm';
+import { and, asc, eq, exists, lt, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { productInputSchema } from '../../shared/api';
 import {
   type Actor,
   can,
@@ -23,7 +26,8 @@ import {
 } from '../../shared/order-process';
 import { TEXT } from '../../shared/texts';
 import type { Db, Tx } from '../db/client';
-import { disputes, orders, payments, products, ratings, users } from '../db/schema';
+import { blockedImeis, disputes, orders, payments, products, ratings, users } from '../db/schema';
+import type { ImeiVault } from '../imei/imei-vault';
 import type { PaymentProvider } from '../payments/payment-provider';
 import { settlePayment } from '../payments/settle';
 import type { Caller } from '../plugins/auth';
@@ -33,6 +37,7 @@ import {
   advertiseProduct,
   deleteProduct,
   findProduct,
+  insertProduct,
   type ProductRow,
   updateProductPhotos,
 } from '../repositories/products';
@@ -40,6 +45,7 @@ import { findUserByEmail } from '../repositories/users';
 import { DomainError } from './domain-error';
 
 const NOT_YOURS = 'You may only act on your own account';
+type ProductInputData = z.output<typeof productInputSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What the process needs besides the database: the card provider and how long a hold lasts. */
@@ -141,7 +147,7 @@ export function maySetPhotos(caller: Caller, product: ProductRow): void {
     throw DomainError.conflict('A sold phone keeps its photos; they can no longer be changed');
 }
 
-export function mayWithdraw(caller: Caller, product: ProductRow): void {
+export function mayDelete(caller: Caller, product: ProductRow): void {
   if (product.sellerEmail !== caller.email && !caller.isAdmin)
     throw DomainError.forbidden('You may only delete your own products');
 }
@@ -216,6 +222,70 @@ export async function cancelOrder(db: Db, caller: Caller, orderId: string): Prom
   return deleteOrderIn(db, order.id, order.stage);
 }
 
+/** Whether the admin blocked the IMEI of this hash (reported stolen). */
+async function imeiBlocked(db: Db | Tx, hash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: blockedImeis.id })
+    .from(blockedImeis)
+    .where(eq(blockedImeis.imeiHash, hash))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * The listing of this IMEI that is live: for sale, or sold with its sale still in progress (paid,
+ * not yet handed over, so it may come back on sale).
+ */
+async function liveListingOf(db: Db | Tx, hash: string) {
+  const [row] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(
+      and(
+        eq(products.imeiHash, hash),
+        or(
+          eq(products.status, 'available'),
+          and(
+            eq(products.status, 'sold'),
+            exists(
+              db
+                .select({ id: orders.id })
+                .from(orders)
+                .where(and(eq(orders.productId, products.id), eq(orders.stage, 'paid'))),
+            ),
+          ),
+        ),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export const IMEI_LISTED = 'IMEI: This phone is already listed';
+export const IMEI_BLOCKED = 'IMEI: this phone was reported stolen and cannot be listed';
+
+/**
+ * Lists a seller's phone. Its IMEI, when given, must be on no live listing (any seller's) and
+ * not blocked; it is kept hashed and sealed (decision 024).
+ */
+export async function listPhone(
+  db: Db,
+  vault: ImeiVault,
+  caller: Caller,
+  input: ProductInputData,
+): Promise<string> {
+  const { imei, ...fields } = input;
+  const kept = imei === undefined ? undefined : vault.keep(imei);
+  if (kept) {
+    if (await imeiBlocked(db, kept.hash)) throw DomainError.conflict(IMEI_BLOCKED);
+    if (await liveListingOf(db, kept.hash)) throw DomainError.conflict(IMEI_LISTED);
+  }
+  const id = await insertProduct(db, fields, caller, kept);
+  // Another listing of the same IMEI won the race between the check and the insert.
+  if (!id) throw DomainError.conflict(IMEI_LISTED);
+  return id;
+}
+
 /** Advertises the seller's unsold phone; false when it was advertised already. */
 export async function advertise(db: Db, caller: Caller, productId: string): Promise<boolean> {
   const product = found(await findProduct(db, productId), 'product');
@@ -248,9 +318,9 @@ export async function setPhotos(
  * The seller (or an admin) takes a phone off the market; orders keep their own record. A phone
  * with a sale in progress (paid, not yet handed over) stays until that sale is cancelled.
  */
-export async function withdraw(db: Db, caller: Caller, productId: string): Promise<number> {
+export async function deleteListing(db: Db, caller: Caller, productId: string): Promise<number> {
   const product = found(await findProduct(db, productId), 'product');
-  mayWithdraw(caller, product);
+  mayDelete(caller, product);
   return db.transaction(async (tx) => {
     // The phone locked first, as a payment locks it: a payment landing meanwhile either comes
     // before (and is seen here) or after (and finds the phone gone, so its hold is released).
@@ -305,11 +375,21 @@ async function releasePhone(tx: Tx, productId: string) {
     .from(products)
     .where(eq(products.id, productId))
     .for('update');
-  if (product && can('product', product.status, 'release'))
-    await tx
-      .update(products)
-      .set({ status: next('product', product.status, 'release') })
-      .where(eq(products.id, product.id));
+  if (!product || !can('product', product.status, 'release')) return;
+  // Its IMEI listed again meanwhile (or blocked): the phone comes back withdrawn, for its seller
+  // to see, instead of a second live listing of one phone.
+  const imeiTaken =
+    product.imeiHash !== null &&
+    ((await imeiBlocked(tx, product.imeiHash)) ||
+      (await liveListingOf(tx, product.imeiHash)) !== undefined);
+  await tx
+    .update(products)
+    .set({
+      status: imeiTaken
+        ? next('product', 'available', 'withdraw')
+        : next('product', product.status, 'release'),
+    })
+    .where(eq(products.id, product.id));
 }
 
 /**

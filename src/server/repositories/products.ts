@@ -1,19 +1,29 @@
 /** Products and advertised items: queries and the one mapping from rows to the contract's shapes. */
-import { and, Column, eq, getTableName, is, lt, type SQL, sql } from 'drizzle-orm';
+import { and, Column, eq, getTableName, is, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { PaginationQuery, productInputSchema } from '../../shared/api';
-import type { AdvertisedItem, Product, RatingSummary } from '../../shared/entities';
+import type { AdvertisedItem, OwnProduct, Product, RatingSummary } from '../../shared/entities';
 import type { Db, Tx } from '../db/client';
 import { advertisements, orders, products, ratings, users } from '../db/schema';
+import type { ImeiVault, SealedImei } from '../imei/imei-vault';
 import { toCents, toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
+import { type PriceNote, priceNoteOf } from './price-guide';
 
 export type ProductRow = typeof products.$inferSelect;
 type ProductInputData = z.output<typeof productInputSchema>;
 
-/** The seller as a product's lists read them, joined live from their account. */
-export type ProductSeller = { id: string; status: string | null; rating: RatingSummary };
+/**
+ * The seller as a product's lists read them, joined live from their account, and the price's
+ * note against comparable sales (repositories/price-guide.ts).
+ */
+export type ProductSeller = {
+  id: string;
+  status: string | null;
+  rating: RatingSummary;
+  priceNote?: PriceNote;
+};
 
 export function toProduct(row: ProductRow, seller: ProductSeller): Product {
   return {
@@ -38,6 +48,13 @@ export function toProduct(row: ProductRow, seller: ProductSeller): Product {
     sellerRating: seller.rating,
     sellerId: seller.id,
     photos: row.photos,
+    batteryHealth: row.batteryHealth,
+    imeiChecked: row.imeiHash !== null,
+    previousPrice:
+      row.previousPriceCents !== null && row.previousPriceCents > row.resellPriceCents
+        ? toDollars(row.previousPriceCents)
+        : null,
+    priceNote: row.status === 'available' ? (seller.priceNote ?? null) : null,
   };
 }
 
@@ -53,13 +70,24 @@ export const productSellerColumns = () => ({
   sellerId: users.id,
   sellerStatus: users.userStatus,
   sellerRating: ratingOf(users.id),
+  priceNote: priceNoteOf(),
 });
 
-type SellerColumns = { sellerId: string; sellerStatus: string | null; sellerRating: RatingSummary };
+type SellerColumns = {
+  sellerId: string;
+  sellerStatus: string | null;
+  sellerRating: RatingSummary;
+  priceNote: PriceNote;
+};
 
 /** A product and its seller's columns, as a query with `productSellerColumns` answers them. */
 export const productOf = (r: { product: ProductRow } & SellerColumns): Product =>
-  toProduct(r.product, { id: r.sellerId, status: r.sellerStatus, rating: r.sellerRating });
+  toProduct(r.product, {
+    id: r.sellerId,
+    status: r.sellerStatus,
+    rating: r.sellerRating,
+    priceNote: r.priceNote,
+  });
 
 /**
  * A column as `"table"."column"`, whatever the query around it: Drizzle leaves columns bare in
@@ -110,7 +138,7 @@ const NO_CURSOR = Number.MAX_SAFE_INTEGER;
  * a fifth of a request's CPU, and PostgreSQL now plans each once per connection.
  */
 function prepareLists(db: Db) {
-  const productsWhere = (filter: SQL) =>
+  const productsWhere = (filter: SQL | undefined) =>
     db
       .select({ product: products, ...productSellerColumns() })
       .from(products)
@@ -119,12 +147,27 @@ function prepareLists(db: Db) {
       .orderBy(newestFirst(products.seq))
       .limit(sql.placeholder('limit'));
   return {
-    category: productsWhere(eq(products.categoryId, sql.placeholder('key'))).prepare(
-      'list_category_products',
-    ),
-    seller: productsWhere(eq(products.sellerEmail, sql.placeholder('key'))).prepare(
-      'list_seller_products',
-    ),
+    category: productsWhere(
+      and(eq(products.categoryId, sql.placeholder('key')), ne(products.status, 'withdrawn')),
+    ).prepare('list_category_products'),
+    // A seller's own list (My Products): withdrawn phones too, and whether each is advertised.
+    seller: db
+      .select({
+        product: products,
+        ...productSellerColumns(),
+        advertised: sql<boolean>`exists (select 1 from ${advertisements} where ${advertisements.productId} = ${qualified(products.id)})`,
+      })
+      .from(products)
+      .innerJoin(users, eq(users.email, products.sellerEmail))
+      .where(
+        and(
+          eq(products.sellerEmail, sql.placeholder('key')),
+          lt(products.seq, sql.placeholder('cursor')),
+        ),
+      )
+      .orderBy(newestFirst(products.seq))
+      .limit(sql.placeholder('limit'))
+      .prepare('list_seller_products'),
     advertised: db
       .select({ ad: advertisements, product: products })
       .from(advertisements)
@@ -154,22 +197,35 @@ const pageParams = (query: PaginationQuery) => ({
   limit: query.limit + 1,
 });
 
-/** Products of a brand or a seller with the seller's live verification, newest first, a page at a time. */
-async function listProducts(
+/** A brand's products (never withdrawn ones) with the seller's live verification, newest first, a page at a time. */
+export async function listCategoryProducts(
   db: Db,
-  by: 'category' | 'seller',
-  key: string,
+  categoryId: string,
   query: PaginationQuery,
 ): Promise<Page<Product>> {
-  const rows = await listsOf(db)[by].execute({ key, ...pageParams(query) });
+  const rows = await listsOf(db).category.execute({ key: categoryId, ...pageParams(query) });
   return pageOf(rows, query, (r) => r.product.seq, productOf);
 }
 
-export const listCategoryProducts = (db: Db, categoryId: string, query: PaginationQuery) =>
-  listProducts(db, 'category', categoryId, query);
-
-export const listSellerProducts = (db: Db, email: string, query: PaginationQuery) =>
-  listProducts(db, 'seller', email, query);
+/** A seller's own products, withdrawn ones too, with the whole IMEI (opened) and whether advertised. */
+export async function listOwnProducts(
+  db: Db,
+  vault: ImeiVault,
+  email: string,
+  query: PaginationQuery,
+): Promise<Page<OwnProduct>> {
+  const rows = await listsOf(db).seller.execute({ key: email, ...pageParams(query) });
+  return pageOf(
+    rows,
+    query,
+    (r) => r.product.seq,
+    (r) => ({
+      ...productOf(r),
+      imei: r.product.imeiSealed === null ? null : vault.open(r.product.imeiSealed),
+      advertised: r.advertised,
+    }),
+  );
+}
 
 /** Advertised items whose phone is still unsold, newest advertisement first. */
 export async function listAdvertised(
@@ -224,12 +280,17 @@ export async function advertiseProduct(db: Db, productId: string): Promise<boole
   return inserted.length > 0;
 }
 
-/** Lists a phone; the seller's name and e-mail come from the caller's account, never the body. */
+/**
+ * Lists a phone; the seller's name and e-mail come from the caller's account, never the body.
+ * Answers null when its IMEI is on another live listing (the unique index says so, whatever
+ * the race).
+ */
 export async function insertProduct(
-  db: Db,
-  p: ProductInputData,
+  db: Db | Tx,
+  p: Omit<ProductInputData, 'imei'>,
   seller: { name: string; email: string },
-): Promise<string> {
+  imei?: SealedImei,
+): Promise<string | null> {
   const [row] = await db
     .insert(products)
     .values({
@@ -250,8 +311,12 @@ export async function insertProduct(
       sellerName: seller.name,
       sellerNumber: p.sellerNumber,
       sellerEmail: seller.email,
+      batteryHealth: p.batteryHealth ?? null,
+      imeiHash: imei?.hash ?? null,
+      imeiLast4: imei?.last4 ?? null,
+      imeiSealed: imei?.sealed ?? null,
     })
+    .onConflictDoNothing()
     .returning({ id: products.id });
-  if (!row) throw new Error('insert returned no row');
-  return row.id;
+  return row?.id ?? null;
 }

@@ -26,6 +26,7 @@ function selectSales(db: Db) {
     .select({
       order: orders,
       productStatus: products.status,
+      imeiLast4: products.imeiLast4,
       transactionId: payments.transactionId,
       money: payments.money,
       dispute: disputes,
@@ -117,6 +118,8 @@ function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, 
     },
     // Only the buyer holds the code, and only while it can still complete the sale.
     handoverCode: side === 'buyer' && order.stage === 'paid' ? order.handoverCode : null,
+    // The buyer compares these digits with the phone's (*#06#) at the handover, once paid.
+    imeiLast4: side !== 'buyer' || paid ? row.imeiLast4 : null,
     handoverLockedUntil:
       order.handoverLockedUntil && order.handoverLockedUntil.getTime() > now
         ? order.handoverLockedUntil.toISOString()

@@ -4,10 +4,10 @@
  * The server sets who sold it, when, and its status; the body's other fields are not trusted.
  */
 import { DomainError } from '../domain/domain-error';
-import { advertise, setPhotos, withdraw } from '../domain/order-process';
+import { advertise, deleteListing, listPhone, setPhotos } from '../domain/order-process';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 import { assertOwner, callerOf } from '../plugins/auth';
-import { insertProduct, listSellerProducts } from '../repositories/products';
+import { listOwnProducts } from '../repositories/products';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
 const OWN_IMAGE = new RegExp(`^${IMAGES_URL_PREFIX}[0-9a-f]{32}-640\\.webp$`);
@@ -40,7 +40,7 @@ export default contractRoutes((route, app) => {
   route('addProduct', async (request) => {
     assertPhotosIssued('image', [request.body.image]);
     assertPhotosIssued('photos', request.body.photos ?? []);
-    const insertedId = await insertProduct(app.db, request.body, callerOf(request));
+    const insertedId = await listPhone(app.db, app.imeiVault, callerOf(request), request.body);
     return { acknowledged: true, insertedId };
   });
 
@@ -49,12 +49,12 @@ export default contractRoutes((route, app) => {
     return pageAnswer(
       request,
       reply,
-      await listSellerProducts(app.db, request.query.email, request.query),
+      await listOwnProducts(app.db, app.imeiVault, request.query.email, request.query),
     );
   });
 
   route('deleteProduct', async (request) => ({
-    deletedCount: await withdraw(app.db, callerOf(request), request.query.id),
+    deletedCount: await deleteListing(app.db, callerOf(request), request.query.id),
   }));
 
   route('setProductPhotos', async (request) => {

@@ -27,6 +27,10 @@ const product: Product = {
   sellerId: '7b0a3c1e-0000-4000-8000-0000000000aa',
   photos: ['/images/0123456789abcdef0123456789abcdef-640.webp'],
   specificatons: { ram: '12 GB', storage: '1 GTB', color: 'Green', battery: 5000 },
+  batteryHealth: null,
+  imeiChecked: false,
+  previousPrice: null,
+  priceNote: null,
 };
 
 describe('ProductCard', () => {

@@ -39,6 +39,10 @@ const phone = (n: number, overrides: Partial<Product> = {}): Product => ({
   sellerId: '7b0a3c1e-0000-4000-8000-0000000000aa',
   photos: ['/images/0123456789abcdef0123456789abcdef-640.webp'],
   specificatons: { ram: '4 GB', storage: '128 GB', color: 'Blue', battery: 3200 },
+  batteryHealth: null,
+  imeiChecked: false,
+  previousPrice: null,
+  priceNote: null,
   ...overrides,
 });
 

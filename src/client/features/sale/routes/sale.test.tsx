@@ -57,6 +57,7 @@ const BASE: Sale = {
     rating: { average: 4.5, count: 12 },
   },
   handoverCode: '123456',
+  imeiLast4: null,
   handoverLockedUntil: null,
   transactionId: 'pi_test_1',
   money: 'held',
