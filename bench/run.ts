@@ -27,6 +27,17 @@ const figures: Figure[] = [];
 const notes: string[] = [];
 const appendix: NonNullable<Report['appendix']> = [];
 
+/**
+ * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
+ * api-load, scale-curve, search, images, signup-flood) and writes bench/results/partial.{md,json},
+ * leaving the whole run's latest.{md,json} as they are.
+ */
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const wanted = (part: string) => only === undefined || only.includes(part);
+
 const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   const t = Date.now();
   console.info(`bench: ${name}…`);
@@ -39,17 +50,19 @@ const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
 await step('building the client', async () => {
   await buildClient();
 });
-figures.push(...budgetFigures(CLIENT_DIR));
+if (wanted('budgets')) figures.push(...budgetFigures(CLIENT_DIR));
 
 // Debian's Chromium as `npm test` finds or installs it; else the one Playwright installed.
 const chromium = ensureChromium() ?? (await import('@playwright/test')).chromium.executablePath();
-await step('Lighthouse', async () => {
-  figures.push(
-    ...(await withAppServer({ seedDemo: true }, (origin) => benchLighthouse(origin, chromium))),
-  );
-});
+if (wanted('lighthouse'))
+  await step('Lighthouse', async () => {
+    figures.push(
+      ...(await withAppServer({ seedDemo: true }, (origin) => benchLighthouse(origin, chromium))),
+    );
+  });
 
-const postgres = startPostgres();
+const needsPostgres = ['api-load', 'scale-curve', 'search'].some(wanted);
+const postgres = needsPostgres ? startPostgres() : { skipped: 'not asked for (--only)' };
 if ('skipped' in postgres) notes.push(`PostgreSQL parts skipped: ${postgres.skipped}.`);
 // However the bench ends (an error, Ctrl-C), its PostgreSQL stops and its files go.
 let postgresStopped = false;
@@ -61,12 +74,19 @@ const stopPostgres = () => {
 process.once('exit', stopPostgres);
 try {
   const serverUrl = 'url' in postgres ? postgres.url : undefined;
-  const loadUrl = serverUrl && (await createDatabase(serverUrl, 'bench_load'));
-  figures.push(...(await step('API under load', () => benchApiLoad(loadUrl || undefined))));
-  const scaleUrl = serverUrl && (await createDatabase(serverUrl, 'bench_scale'));
-  figures.push(...(await step('scale curve', () => benchScaleCurve(scaleUrl || undefined))));
-  const searchUrl = serverUrl && (await createDatabase(serverUrl, 'bench_search'));
-  const search = await step('search at scale', () => benchSearch(searchUrl || undefined));
+  if (wanted('api-load')) {
+    const loadUrl = serverUrl && (await createDatabase(serverUrl, 'bench_load'));
+    figures.push(...(await step('API under load', () => benchApiLoad(loadUrl || undefined))));
+  }
+  if (wanted('scale-curve')) {
+    const scaleUrl = serverUrl && (await createDatabase(serverUrl, 'bench_scale'));
+    figures.push(...(await step('scale curve', () => benchScaleCurve(scaleUrl || undefined))));
+  }
+  const searchUrl =
+    wanted('search') && serverUrl && (await createDatabase(serverUrl, 'bench_search'));
+  const search = wanted('search')
+    ? await step('search at scale', () => benchSearch(searchUrl || undefined))
+    : { figures: [], plans: [] };
   figures.push(...search.figures);
   if (search.plans.length) {
     appendix.push({
@@ -78,8 +98,8 @@ try {
   stopPostgres();
 }
 
-figures.push(...(await step('image pipeline', benchImages)));
-figures.push(...(await step('sign-up flood', benchSignUpFlood)));
+if (wanted('images')) figures.push(...(await step('image pipeline', benchImages)));
+if (wanted('signup-flood')) figures.push(...(await step('sign-up flood', benchSignUpFlood)));
 
 notes.push(
   'Load: autocannon in a child process, 10 connections, 8 s per endpoint after a 2 s warm-up; the server logs at warn (no request logs).',
@@ -101,5 +121,6 @@ const report: Report = {
   notes,
   appendix,
 };
-await writeReport(path.join(ROOT, 'bench/results'), report);
-console.info(`\n${summaryOf(report)}\nbench: wrote bench/results/latest.md and latest.json`);
+const name = only ? 'partial' : 'latest';
+await writeReport(path.join(ROOT, 'bench/results'), report, name);
+console.info(`\n${summaryOf(report)}\nbench: wrote bench/results/${name}.md and ${name}.json`);

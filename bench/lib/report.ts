@@ -101,8 +101,8 @@ export function summaryOf(report: Report): string {
   return lines.join('\n');
 }
 
-export async function writeReport(dir: string, report: Report): Promise<void> {
+export async function writeReport(dir: string, report: Report, name = 'latest'): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(dir, 'latest.md'), markdownOf(report));
+  await writeFile(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path.join(dir, `${name}.md`), markdownOf(report));
 }

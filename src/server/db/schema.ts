@@ -155,6 +155,16 @@ export const products = pgTable(
 );
 
 /**
+ * Every word of every phone's model and description, once (issue 18): close matches look up the
+ * words like a mistyped one here, in a table of thousands, instead of in a million phones' texts.
+ * Triggers of migration 0008 keep it filled; a word no phone has any more stays (it then finds
+ * nothing).
+ */
+export const searchTerms = pgTable('search_terms', { term: text('term').primaryKey() }, (t) => [
+  index('search_terms_term_trgm_idx').using('gin', t.term.op('gin_trgm_ops')),
+]);
+
+/**
  * IMEIs the admin blocked as reported stolen (issue 19): kept only as the same keyed hash as a
  * product's, with the last four digits to tell them apart.
  */

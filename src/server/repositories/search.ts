@@ -7,16 +7,18 @@
  *
  * Words first match as typed: every word of the query is a word of the phone's model or
  * description, in any order and case (full text, PostgreSQL's own parser on both sides). Only
- * when no phone matches so do they match loosely, by trigram word similarity
- * (SEARCH_WORD_SIMILARITY), which forgives a missing, swapped or wrong letter and a word cut
- * short: 'iphnoe' and 'iphon' find iPhones, and 'note' does not find every "not".
+ * when no phone matches so do they match loosely: each word stands for the catalog's words like
+ * it by trigram word similarity (SEARCH_WORD_SIMILARITY), which forgives a missing, swapped or
+ * wrong letter and a word cut short: 'iphnoe' and 'iphon' find iPhones, and 'note' does not
+ * find every "not". Those words come from a table of the catalog's words, and the search runs
+ * on them as on words typed right (the full-text index), whatever the catalog's size.
  */
 import { and, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { SearchQuery } from '../../shared/api';
 import { SEARCH_COUNT_CAP, SEARCH_WORDS_MAX, USER_STATUS_VERIFIED } from '../../shared/constants';
 import type { Product } from '../../shared/entities';
 import type { Db } from '../db/client';
-import { products, users } from '../db/schema';
+import { products, searchTerms, users } from '../db/schema';
 import { toCents } from './money';
 import { productOf, productSellerColumns } from './products';
 
@@ -51,22 +53,65 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const wordsAsTyped = (q: string): SQL =>
   sql`${products.searchVector} @@ plainto_tsquery('simple', ${q})`;
 
+/** The most words of the catalog that one mistyped word may stand for. */
+const CANDIDATES_PER_WORD = 5;
+/** How much less alike than the likest a word may be and still be one of those. */
+const CANDIDATE_MARGIN = 0.2;
+
 /**
- * A word loosely: a word of the text is like it (pg_trgm's `%>`, word similarity at least the
- * connection's threshold), so a word cut short matches too. A word with a digit stays exact (a
- * 12 is not a 13) and so does one of one or two letters (too few trigrams to be alike): it must
- * begin a word of the text. The LIKE lets the trigram index find the rows; the regex (`\m`, a
- * word's start) decides. Words hold only letters, digits and `_`: no more escaping than LIKE's.
+ * A word loosely, as a full-text query: the catalog's words like it (pg_trgm's `<%`, word
+ * similarity at least the connection's threshold, so a word cut short matches too), the closest
+ * CANDIDATES_PER_WORD of them, any of which may match. They are looked up in `search_terms`, the
+ * catalog's distinct words (migration 0008), so a common word mistyped costs a look-up in a
+ * table of thousands and then an ordinary full-text search, never a trigram scan of every
+ * phone. A word with a digit stays exact (a 12 is not a 13) and so does one of one or two
+ * letters (too few trigrams to be alike): it must begin a word of the text (a prefix query).
+ * Null when no word of the catalog is like it.
  */
-const wordLoosely = (word: string): SQL =>
-  /\d/.test(word) || word.length < 3
-    ? sql`(${products.searchText} like ${`%${likeLiteral(word)}%`} and ${products.searchText} ~ ${`\\m${word}`})`
-    : sql`${products.searchText} %> ${word}`;
+async function wordLoosely(db: Db, word: string): Promise<SQL | null> {
+  if (/\d/.test(word) || word.length < 3) return sql`to_tsquery('simple', ${`${word}:*`})`;
+  const found = await db
+    .select({
+      term: searchTerms.term,
+      similarity: sql<number>`word_similarity(${word}, ${searchTerms.term})::float8`,
+    })
+    .from(searchTerms)
+    .where(sql`${word} <% ${searchTerms.term}`)
+    .orderBy(sql`2 desc`, searchTerms.term)
+    .limit(CANDIDATES_PER_WORD);
+  // Only the words about as like it as the likest: a word typed whole ('withdrawn') does not
+  // also stand for a short word that merely shares its first letters ('with').
+  const best = found[0]?.similarity ?? 0;
+  const like = found.filter((f) => f.similarity >= best - CANDIDATE_MARGIN);
+  if (like.length === 0) return null;
+  return sql`(${sql.join(
+    like.map(({ term }) => sql`plainto_tsquery('simple', ${term})`),
+    sql` || `,
+  )})`;
+}
+
+/** Every word loosely (each any of its candidates), or null when one of them is like nothing. */
+async function wordsLoosely(db: Db, words: string[]): Promise<SQL | null> {
+  // `_` counts as a letter in the query's words but separates words in the catalog's.
+  const parts = words.flatMap((w) => w.split('_')).filter((w) => w.length > 0);
+  const each: SQL[] = [];
+  for (const word of parts) {
+    const loose = await wordLoosely(db, word);
+    if (!loose) return null;
+    each.push(loose);
+  }
+  return each.length === 0 ? null : sql`${products.searchVector} @@ (${sql.join(each, sql` && `)})`;
+}
 
 /** Every filter but the words and the cursor. */
 function filters(q: SearchQuery): SQL[] {
   const where: SQL[] = [];
-  if (!q.includeSold) where.push(eq(products.status, 'available'));
+  // Sold phones when asked; a withdrawn one never (issue 19: off the market, its seller's own).
+  where.push(
+    q.includeSold
+      ? inArray(products.status, ['available', 'sold'])
+      : eq(products.status, 'available'),
+  );
   if (q.brand) where.push(inArray(products.categoryId, q.brand));
   if (q.ram) where.push(inArray(products.ram, q.ram));
   if (q.storage) where.push(inArray(products.storage, q.storage));
@@ -74,6 +119,8 @@ function filters(q: SearchQuery): SQL[] {
   if (q.minPrice !== undefined) where.push(gte(products.resellPriceCents, toCents(q.minPrice)));
   if (q.maxPrice !== undefined) where.push(lte(products.resellPriceCents, toCents(q.maxPrice)));
   if (q.minBattery !== undefined) where.push(gte(products.battery, q.minBattery));
+  // Battery health at least N percent: a phone whose seller stated none does not match (null).
+  if (q.minBatteryHealth !== undefined) where.push(gte(products.batteryHealth, q.minBatteryHealth));
   if (q.location) where.push(sql`${products.location} ilike ${`%${likeLiteral(q.location)}%`}`);
   if (q.verified) where.push(eq(users.userStatus, USER_STATUS_VERIFIED));
   return where;
@@ -145,7 +192,7 @@ export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchAnsw
   let closeMatches = false;
   // Loosely only when nothing matches as typed (checked on every page, so paging stays in one mode).
   if (words.length > 0 && !(await anyMatch(db, where))) {
-    where = [...base, ...words.map(wordLoosely)];
+    where = [...base, (await wordsLoosely(db, words)) ?? sql`false`];
     closeMatches = true;
   }
   const { orderBy, after } = ordering(q);
