@@ -104,19 +104,15 @@ export const products = pgTable(
     searchVector: tsvector('search_vector')
       .notNull()
       .generatedAlwaysAs(sql`to_tsvector('simple', model_name || ' ' || description)`),
-    /** Model and description in lower case, which close matches compare by trigrams. */
-    searchText: text('search_text')
-      .notNull()
-      .generatedAlwaysAs(sql`lower(model_name || ' ' || description)`),
     createdAt: createdAt(),
   },
   (t) => [
     index('products_category_seq_idx').on(t.categoryId, t.seq.desc()),
     index('products_seller_seq_idx').on(t.sellerEmail, t.seq.desc()),
     // The search (repositories/search.ts): its words with the filters most searches set, in one
-    // GIN index (btree_gin) so that they meet in the index, not in the table; close matches'
-    // trigrams; the location filter; and its three sorts, each over every phone and over the
-    // unsold ones it shows by default.
+    // GIN index (btree_gin) so that they meet in the index, not in the table; the location
+    // filter's trigrams; and its three sorts, each over every phone and over the unsold ones it
+    // shows by default. Close matches look words up in search_terms (decision 025).
     index('products_search_idx').using(
       'gin',
       t.searchVector,
@@ -126,7 +122,6 @@ export const products = pgTable(
       t.ram,
       t.condition,
     ),
-    index('products_search_text_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('products_location_trgm_idx').using('gin', t.location.op('gin_trgm_ops')),
     index('products_seq_idx').on(t.seq.desc()),
     index('products_price_seq_idx').on(t.resellPriceCents, t.seq),

@@ -3,6 +3,9 @@ CREATE TABLE "search_terms" (
 );
 --> statement-breakpoint
 CREATE INDEX "search_terms_term_trgm_idx" ON "search_terms" USING gin ("term" gin_trgm_ops);--> statement-breakpoint
+-- Close matches no longer read every phone's text (decision 025).
+DROP INDEX "products_search_text_trgm_idx";--> statement-breakpoint
+ALTER TABLE "products" DROP COLUMN "search_text";--> statement-breakpoint
 -- Each statement that lists or renames phones adds their new words (a statement's rows at once:
 -- a bulk insert of many phones costs one insert of their distinct words).
 CREATE FUNCTION search_terms_collect() RETURNS trigger LANGUAGE plpgsql AS $$
