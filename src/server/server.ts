@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const password = config.SEED_DEMO ? await demoPassword(config.DATA_DIR) : '';
   if (config.SEED_DEMO && !(await hasAnyUser(database.db))) {
     const images = new LocalImageStore(uploadsDirOf(config), { allowSvg: true });
-    await seedDemo(database.db, images, services.identity, password);
+    await seedDemo(database.db, images, services.identity, services.imeiVault, password);
   }
 
   const app = await buildApp({ config, database, services, terminal: process.stdout.isTTY });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconcile } from '../../scripts/lib/soak-reconcile';
 import { uploadsDirOf } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { LocalImageStore } from '../../src/server/images/image-store';
@@ -9,7 +10,7 @@ import {
   hasAnyUser,
   seedDemo,
 } from '../../src/server/seed/demo';
-import { signIn } from '../helpers/accounts';
+import { cookieOf, signIn, tokenFor } from '../helpers/accounts';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const PASSWORD = 'Demo-Pass1!';
@@ -19,11 +20,26 @@ beforeAll(async () => {
   expect(await hasAnyUser(t.database.db)).toBe(false);
   const uploads = uploadsDirOf(loadConfig({ DATA_DIR: t.dataDir }));
   const images = new LocalImageStore(uploads, { allowSvg: true });
-  await seedDemo(t.database.db, images, t.app.identity, PASSWORD);
+  await seedDemo(t.database.db, images, t.app.identity, t.app.imeiVault, PASSWORD);
 });
 afterAll(() => t.close());
 
 const all = async (url: string) => (await t.app.inject(url)).json();
+
+type Phone = {
+  _id: string;
+  status: string;
+  modelName: string;
+  imeiChecked: boolean;
+  batteryHealth: number | null;
+  priceNote: 'good' | 'high' | null;
+};
+async function everyPhone(): Promise<Phone[]> {
+  const phones: Phone[] = [];
+  for (const code of ['01', '02', '03', '04', '05'])
+    phones.push(...(await all(`/api/category/${code}?limit=100`)));
+  return phones;
+}
 
 describe('demo data', () => {
   it('fills every brand with phones, some sold, from sellers of whom one is verified', async () => {
@@ -62,5 +78,69 @@ describe('demo data', () => {
     expect((await all(`/api/users/admin/${DEMO_ADMIN.email}`)).isAdmin).toBe(true);
     expect((await all(`/api/users/seller/${DEMO_SELLERS[0].email}`)).isSeller).toBe(true);
     expect((await all(`/api/users/seller/${DEMO_BUYER.email}`)).isSeller).toBe(false);
+  });
+
+  it('lists every phone with a checked IMEI, and most with their battery health', async () => {
+    const phones = await everyPhone();
+    expect(phones.every((p) => p.imeiChecked)).toBe(true);
+    const stated = phones.filter((p) => p.batteryHealth !== null);
+    expect(stated.length / phones.length).toBeGreaterThan(0.75);
+    for (const p of stated) expect(p.batteryHealth).toBeGreaterThanOrEqual(50);
+    for (const p of stated) expect(p.batteryHealth).toBeLessThanOrEqual(100);
+    // The IMEIs are distinct: a seller's list of the demo shows each whole.
+    const seller = DEMO_SELLERS[0].email;
+    const signedIn = await signIn(t.app, seller, PASSWORD);
+    const token = await tokenFor(t.app, cookieOf(signedIn), seller);
+    const mine = (
+      await t.app.inject({
+        url: `/api/products?email=${seller}&limit=100`,
+        headers: { authorization: `bearer ${token}` },
+      })
+    ).json() as { imei: string | null }[];
+    const imeis = mine.map((p) => p.imei);
+    expect(imeis.every((i) => i !== null && /^\d{15}$/.test(i))).toBe(true);
+    expect(new Set(imeis).size).toBe(imeis.length);
+  });
+
+  it('shows "Good price" on several phones for sale and "High price" on one', async () => {
+    const phones = await everyPhone();
+    const good = phones.filter((p) => p.priceNote === 'good');
+    const high = phones.filter((p) => p.priceNote === 'high');
+    expect(good.length).toBeGreaterThanOrEqual(3);
+    expect(high.length).toBeGreaterThanOrEqual(1);
+    expect([...good, ...high].every((p) => p.status === 'available')).toBe(true);
+    expect(high.map((p) => p.modelName)).toContain('Galaxy S22');
+  });
+
+  it("answers a seller's price guide from the demo's completed sales", async () => {
+    const seller = DEMO_SELLERS[1].email;
+    const signedIn = await signIn(t.app, seller, PASSWORD);
+    const token = await tokenFor(t.app, cookieOf(signedIn), seller);
+    const guide = async (query: string) =>
+      (
+        await t.app.inject({
+          url: `/api/price-guide?${query}`,
+          headers: { authorization: `bearer ${token}` },
+        })
+      ).json();
+    expect(await guide('modelName=iphone%2014&storage=128%20GB&condition=Good')).toMatchObject({
+      basis: 'model-storage-condition',
+      count: 5,
+      median: 559,
+    });
+    const all = await guide('modelName=Galaxy%20S22&storage=128%20GB');
+    expect(all).toMatchObject({ basis: 'model-storage', count: 6, median: 337 });
+    expect(all.prices).toHaveLength(6);
+  });
+
+  it("writes its sales as the sale process does: the soak's reconciliation finds nothing wrong", async () => {
+    const sold = (await everyPhone()).filter((p) => p.status === 'sold').map((p) => p._id);
+    const { checks } = await reconcile(t.database.db, {
+      runId: 'demo',
+      ledger: { acknowledged: [], released: [], sales: [] },
+      soldBefore: new Set(sold),
+      holdsDueBefore: new Date(),
+    });
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
   });
 });

@@ -1,12 +1,19 @@
-/** Demo data for a fresh machine: sellers (one verified), a buyer, ~40 phones, some sold, five advertised. */
-import { randomBytes } from 'node:crypto';
+/**
+ * Demo data for a fresh machine: sellers (one verified), a buyer, ~40 phones, some sold, five
+ * advertised, each with a checked IMEI and most with their battery health; and completed sales
+ * of the last 90 days of four of their models, so that the price guide and the cards' "Good
+ * price" and "High price" notes show from the first start (issue 19).
+ */
+import { randomBytes, randomInt } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
 import type { CategoryCode } from '../../shared/constants';
+import { luhnValid } from '../../shared/imei';
 import type { IdentityProvider } from '../auth/identity-provider';
 import { loadSecret } from '../auth/secrets';
 import type { Db } from '../db/client';
-import { advertisements, products, users } from '../db/schema';
+import { advertisements, orders, paymentIntents, payments, products, users } from '../db/schema';
 import type { ImageStore } from '../images/image-store';
+import type { ImeiVault } from '../imei/imei-vault';
 import { toCents } from '../repositories/money';
 import { phoneSvg } from './phone-art';
 
@@ -564,6 +571,106 @@ export const DEMO_SELLERS = [
 ] as const;
 export const DEMO_BUYER = { name: 'Sam Rivera', email: 'buyer@example.com' } as const;
 export const DEMO_ADMIN = { name: 'Alex Admin', email: 'admin@example.com' } as const;
+/**
+ * People who bought phones before the demo starts (the price guide's sales): accounts without a
+ * password, so nobody signs in as them; the demo buyer made some of those purchases too.
+ */
+export const DEMO_PAST_BUYERS = [
+  { name: 'Jordan Blake', email: 'jordan.blake@example.com', number: '+1 512 555 0164' },
+  { name: 'Priya Nair', email: 'priya.nair@example.com', number: '+1 718 555 0129' },
+  { name: 'Chris Okafor', email: 'chris.okafor@example.com', number: '+1 206 555 0178' },
+] as const;
+const DEMO_BUYER_NUMBER = '+1 512 555 0190';
+
+/** A completed sale of the demo's past: how many days ago it was handed over, the price, the condition. */
+type PastSale = [daysAgo: number, price: number, condition: string];
+
+/**
+ * Completed sales of phones like four live listings (the same model and storage), all 8 to 88
+ * days old: inside the guide's 90 days, and past the 7 days in which a buyer may report a problem.
+ * Medians: iPhone 14 of its five Good sales $559 (listed Good at $529: "Good price", and the
+ * guide by condition); iPhone 13 $474 (at $449: good); Galaxy S22 $337 (at $399, above 1.15 ×
+ * $337 = $387.55: "High price"); Redmi Note 12 $140.50 (at $129: good).
+ */
+const PAST_SALES: { model: string; sales: PastSale[] }[] = [
+  {
+    model: 'iPhone 14',
+    sales: [
+      [9, 549, 'Good'],
+      [17, 575, 'Good'],
+      [26, 539, 'Good'],
+      [41, 589, 'Good'],
+      [63, 559, 'Good'],
+      [34, 629, 'Flawless'],
+      [78, 649, 'Flawless'],
+    ],
+  },
+  {
+    model: 'iPhone 13',
+    sales: [
+      [12, 459, 'Good'],
+      [22, 479, 'Flawless'],
+      [31, 469, 'Good'],
+      [47, 489, 'Flawless'],
+      [58, 455, 'Fair'],
+      [84, 499, 'Flawless'],
+    ],
+  },
+  {
+    model: 'Galaxy S22',
+    sales: [
+      [10, 329, 'Good'],
+      [19, 339, 'Good'],
+      [29, 345, 'Flawless'],
+      [44, 319, 'Fair'],
+      [57, 355, 'Good'],
+      [81, 335, 'Good'],
+    ],
+  },
+  {
+    model: 'Redmi Note 12',
+    sales: [
+      [8, 139, 'Good'],
+      [21, 145, 'Good'],
+      [36, 135, 'Fair'],
+      [50, 149, 'Flawless'],
+      [67, 129, 'Fair'],
+      [88, 142, 'Good'],
+    ],
+  },
+];
+
+const PAST_SALE_TEXTS: Record<string, string> = {
+  Flawless: 'No marks anywhere, always in a case. Box and cable included.',
+  Good: 'Light signs of use on the frame, screen without scratches.',
+  Fair: 'Visible wear on the back and corners; everything works.',
+};
+const MEETING_PLACES = [
+  'Café on Congress Ave',
+  'Public library, main entrance',
+  'Coffee shop by the station',
+  'Mall food court',
+];
+
+/** Battery health stated in a listing's description wins; some sellers leave it out (null). */
+const STATED_HEALTH: Record<number, number> = { 0: 97, 2: 86, 7: 88 };
+function batteryHealthOf(i: number, timeUsed: number, condition: string): number | null {
+  const stated = STATED_HEALTH[i];
+  if (stated !== undefined) return stated;
+  if (condition === 'Brand New') return 100;
+  if (i % 8 === 5) return null;
+  return Math.max(70, Math.min(99, Math.round(99 - timeUsed * 0.6 - (i % 4))));
+}
+
+/**
+ * The `n`th demo IMEI: 14 digits that differ for every n, and their Luhn check digit. Fixed,
+ * so every fresh demo has the same ones.
+ */
+export function demoImei(n: number): string {
+  const body = `35${String(209_551_000_000 + n * 104_729).padStart(12, '0')}`;
+  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
+  throw new Error('no check digit');
+}
 
 /** One password for every demo account, made on the first start and kept in DATA_DIR. */
 export const demoPassword = (dataDir: string) =>
@@ -617,11 +724,20 @@ export async function demoAccountsPresent(
   });
 }
 
-/** Inserts the demo data; older phones first so that `seq` follows `timeOfPost`. */
+type ProductValues = typeof products.$inferInsert;
+
+/**
+ * Inserts the demo data; older phones first so that `seq` follows `timeOfPost`. Runs on an
+ * empty database only (server.ts), everything but the identities in one transaction. Each past
+ * sale is written as the sale process leaves one: the phone sold, the order paid and completed
+ * (its seller, handover code and times set), its payment captured and the embedded processor's
+ * intent succeeded for the same amount (what the soak's reconciliation checks).
+ */
 export async function seedDemo(
   db: Db,
   images: ImageStore,
   identity: IdentityProvider,
+  vault: ImeiVault,
   password: string,
   now = new Date(),
 ): Promise<void> {
@@ -636,65 +752,184 @@ export async function seedDemo(
     imageUrls.set(key, url);
   }
   const day = 24 * 60 * 60 * 1000;
+  const ago = (days: number) => new Date(now.getTime() - days * day);
+  let imeis = 0;
+  const imeiColumns = () => {
+    const kept = vault.keep(demoImei(imeis++));
+    return { imeiHash: kept.hash, imeiLast4: kept.last4, imeiSealed: kept.sealed };
+  };
+  const phoneValues = (
+    l: Listing,
+    n: number,
+    changes: Pick<ProductValues, 'resellPriceCents' | 'condition' | 'status' | 'createdAt'> &
+      Partial<ProductValues>,
+  ): ProductValues => {
+    const [
+      categoryId,
+      modelName,
+      ram,
+      storage,
+      color,
+      battery,
+      original,
+      ,
+      timeUsed,
+      ,
+      description,
+    ] = l;
+    const seller = DEMO_SELLERS[n % DEMO_SELLERS.length] ?? DEMO_SELLERS[0];
+    const image = imageUrls.get(`${categoryId}:${color}`) ?? '';
+    return {
+      categoryId,
+      modelName,
+      image,
+      photos: [image],
+      originalPriceCents: toCents(original),
+      location: LOCATIONS[n % LOCATIONS.length] ?? 'Austin, TX',
+      description,
+      timeUsed,
+      ram,
+      storage,
+      color,
+      battery,
+      sellerName: seller.name,
+      sellerNumber: seller.number,
+      sellerEmail: seller.email,
+      ...imeiColumns(),
+      ...changes,
+    };
+  };
+
+  const live: ProductValues[] = LISTINGS.map((l, i) => {
+    const [, , , , , , , resell, timeUsed, condition] = l;
+    return phoneValues(l, i, {
+      resellPriceCents: toCents(resell),
+      condition,
+      status: SOLD.has(i) ? 'sold' : 'available',
+      batteryHealth: batteryHealthOf(i, timeUsed, condition),
+      createdAt: ago((LISTINGS.length - i) * 1.5),
+    });
+  });
+  const past = PAST_SALES.flatMap(({ model, sales }) => {
+    const listing = LISTINGS.find((l) => l[1] === model);
+    if (!listing) throw new Error(`no demo listing of ${model}`);
+    return sales.map(([daysAgo, price, condition], k) => ({
+      daysAgo,
+      price,
+      phone: phoneValues(listing, k + 1, {
+        resellPriceCents: toCents(price),
+        condition,
+        status: 'sold',
+        description: PAST_SALE_TEXTS[condition] ?? listing[10],
+        timeUsed: listing[8] + (k % 4) * 3,
+        batteryHealth: 80 + ((k * 7) % 19),
+        // Listed a few days before it sold.
+        createdAt: ago(daysAgo + 3 + (k % 5)),
+      }),
+    }));
+  });
+  // One insert, oldest first, so that `seq` follows `timeOfPost` across live and sold phones.
+  const all = [...live, ...past.map((p) => p.phone)];
+  const order = all
+    .map((values, index) => ({ values, index }))
+    .sort((a, b) => (a.values.createdAt?.getTime() ?? 0) - (b.values.createdAt?.getTime() ?? 0));
+
   await db.transaction(async (tx) => {
-    await tx.insert(users).values([
-      ...DEMO_SELLERS.map((s) => ({
-        name: s.name,
-        email: s.email,
-        type: 'seller' as const,
-        userStatus: s.verified ? 'verified' : null,
-      })),
-      { name: DEMO_BUYER.name, email: DEMO_BUYER.email, type: 'user' as const },
-      // Admin by its own record, in this database only (never by its address: decision 017).
-      { name: DEMO_ADMIN.name, email: DEMO_ADMIN.email, type: 'user' as const, isAdmin: true },
-    ]);
-    const inserted = await tx
+    const accounts = await tx
+      .insert(users)
+      .values([
+        ...DEMO_SELLERS.map((s) => ({
+          name: s.name,
+          email: s.email,
+          type: 'seller' as const,
+          userStatus: s.verified ? 'verified' : null,
+        })),
+        { name: DEMO_BUYER.name, email: DEMO_BUYER.email, type: 'user' as const },
+        // Admin by its own record, in this database only (never by its address: decision 017).
+        { name: DEMO_ADMIN.name, email: DEMO_ADMIN.email, type: 'user' as const, isAdmin: true },
+        ...DEMO_PAST_BUYERS.map((b) => ({ name: b.name, email: b.email, type: 'user' as const })),
+      ])
+      .returning({ id: users.id, email: users.email });
+    const idOf = new Map(accounts.map((a) => [a.email, a.id]));
+    const insertedInOrder = await tx
       .insert(products)
-      .values(
-        LISTINGS.map((l, i) => {
-          const [
-            categoryId,
-            modelName,
-            ram,
-            storage,
-            color,
-            battery,
-            original,
-            resell,
-            timeUsed,
-            condition,
-            description,
-          ] = l;
-          const seller = DEMO_SELLERS[i % DEMO_SELLERS.length] ?? DEMO_SELLERS[0];
-          const image = imageUrls.get(`${categoryId}:${color}`) ?? '';
-          return {
-            categoryId,
-            modelName,
-            image,
-            photos: [image],
-            originalPriceCents: toCents(original),
-            resellPriceCents: toCents(resell),
-            location: LOCATIONS[i % LOCATIONS.length] ?? 'Austin, TX',
-            description,
-            timeUsed,
-            condition,
-            ram,
-            storage,
-            color,
-            battery,
-            sellerName: seller.name,
-            sellerNumber: seller.number,
-            sellerEmail: seller.email,
-            status: SOLD.has(i) ? ('sold' as const) : ('available' as const),
-            createdAt: new Date(now.getTime() - (LISTINGS.length - i) * 1.5 * day),
-          };
-        }),
-      )
+      .values(order.map((o) => o.values))
       .returning({ id: products.id });
+    const ids: string[] = [];
+    order.forEach((o, k) => {
+      ids[o.index] = insertedInOrder[k]?.id ?? '';
+    });
     await tx.insert(advertisements).values(
       ADVERTISED.map((i, n) => ({
-        productId: inserted[i]?.id ?? '',
+        productId: ids[i] ?? '',
         createdAt: new Date(now.getTime() - (ADVERTISED.length - n) * 60_000),
+      })),
+    );
+
+    // The past sales: every fourth by the demo buyer, the others by the past buyers.
+    const buyers = [
+      { ...DEMO_BUYER, number: DEMO_BUYER_NUMBER },
+      ...DEMO_PAST_BUYERS,
+      ...DEMO_PAST_BUYERS,
+      ...DEMO_PAST_BUYERS,
+    ];
+    const sales = past.map(({ daysAgo, price, phone }, k) => {
+      const buyer = buyers[k % buyers.length] ?? DEMO_PAST_BUYERS[0];
+      const completedAt = ago(daysAgo);
+      const paidAt = new Date(completedAt.getTime() - (1 + (k % 3)) * day);
+      const intentId = `pi_${randomBytes(12).toString('hex')}`;
+      return { buyer, completedAt, paidAt, intentId, priceCents: toCents(price), phone, k };
+    });
+    const saleOrders = await tx
+      .insert(orders)
+      .values(
+        sales.map(({ buyer, completedAt, paidAt, priceCents, phone, k }) => ({
+          buyerId: idOf.get(buyer.email) ?? null,
+          email: buyer.email,
+          userName: buyer.name,
+          productId: ids[LISTINGS.length + k] ?? '',
+          productName: phone.modelName,
+          image: phone.image,
+          priceCents,
+          location: MEETING_PLACES[k % MEETING_PLACES.length] ?? 'Mall food court',
+          number: buyer.number,
+          status: 'paid' as const,
+          stage: 'completed' as const,
+          sellerId: idOf.get(phone.sellerEmail) ?? null,
+          sellerEmail: phone.sellerEmail,
+          sellerName: phone.sellerName,
+          sellerNumber: phone.sellerNumber,
+          handoverCode: String(randomInt(0, 1_000_000)).padStart(6, '0'),
+          paidAt,
+          holdExpiresAt: new Date(paidAt.getTime() + 7 * day),
+          completedAt,
+          createdAt: new Date(paidAt.getTime() - 15 * 60_000),
+        })),
+      )
+      .returning({ id: orders.id });
+    await tx.insert(paymentIntents).values(
+      sales.map(({ buyer, completedAt, paidAt, intentId, priceCents }, k) => ({
+        id: intentId,
+        clientSecret: `${intentId}_secret_${randomBytes(16).toString('hex')}`,
+        orderId: saleOrders[k]?.id ?? '',
+        email: buyer.email,
+        amountCents: priceCents,
+        status: 'succeeded' as const,
+        createdAt: paidAt,
+        updatedAt: completedAt,
+      })),
+    );
+    await tx.insert(payments).values(
+      sales.map(({ buyer, completedAt, paidAt, intentId, priceCents, phone }, k) => ({
+        transactionId: intentId,
+        email: buyer.email,
+        priceCents,
+        orderId: saleOrders[k]?.id ?? '',
+        productName: phone.modelName,
+        productId: ids[LISTINGS.length + k] ?? '',
+        money: 'captured' as const,
+        settledAt: completedAt,
+        createdAt: paidAt,
       })),
     );
   });

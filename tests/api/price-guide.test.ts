@@ -1,0 +1,289 @@
+/**
+ * The fair-price guide (GET /api/price-guide) and the cards' price note on known data: completed
+ * sales of the last 90 days of the same model and storage, and of the same condition when it has
+ * five of its own (issue 19, decision 024).
+ */
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { products, users } from '../../src/server/db/schema';
+import { priceNoteOf } from '../../src/server/repositories/price-guide';
+import { priceGuideSchema, productSchema } from '../../src/shared/entities';
+import { type Account, createAccount } from '../helpers/accounts';
+import { createProduct, createSale } from '../helpers/factories';
+import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+let seller: Account;
+let buyer: Account;
+let sellerRow: typeof users.$inferSelect;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  [seller, buyer] = await Promise.all([
+    createAccount(t.app, 'seller'),
+    createAccount(t.app, 'user'),
+  ]);
+  [sellerRow] = (await t.database.db.select().from(users).where(eq(users.email, seller.email))) as [
+    typeof users.$inferSelect,
+  ];
+});
+afterAll(() => t.close());
+
+/** A model name no other test uses. */
+const newModel = () => `Pixel ${randomUUID().slice(0, 8)}`;
+
+type Phone = { modelName: string; storage?: string; condition?: string };
+
+/** Sold phones like `phone`, one completed sale at each price (dollars), `daysAgo` old. */
+async function sales(
+  phone: Phone,
+  prices: number[],
+  options: { daysAgo?: number; stage?: 'completed' | 'cancelled' | 'refunded' } = {},
+) {
+  for (const [i, price] of prices.entries()) {
+    const product = await createProduct(t.database.db, sellerRow, {
+      modelName: phone.modelName,
+      storage: phone.storage ?? '128 GB',
+      condition: phone.condition ?? 'Good',
+      resellPriceCents: Math.round(price * 100),
+    });
+    await createSale(t.database.db, product, {
+      priceCents: Math.round(price * 100),
+      daysAgo: options.daysAgo ?? 1 + i,
+      stage: options.stage ?? 'completed',
+    });
+  }
+}
+
+async function guide(query: Record<string, string>, headers = seller.bearer) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/price-guide?${new URLSearchParams(query)}`,
+    headers,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return priceGuideSchema.parse(res.json());
+}
+
+/** The note a buyer sees on a phone like `phone` listed at `price` dollars. */
+async function noteOf(phone: Phone, price: number, status: 'available' | 'sold' = 'available') {
+  const product = await createProduct(t.database.db, sellerRow, {
+    modelName: phone.modelName,
+    storage: phone.storage ?? '128 GB',
+    condition: phone.condition ?? 'Good',
+    resellPriceCents: Math.round(price * 100),
+    status,
+  });
+  const res = await t.app.inject(`/api/products/${product.id}`);
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json();
+  return productSchema.parse(body.product ?? body).priceNote;
+}
+
+describe('the price guide', () => {
+  it('answers the median, range, count and sorted prices of an odd count', async () => {
+    const modelName = newModel();
+    await sales({ modelName }, [300, 100, 250.5, 200, 120]);
+    const answer = await guide({ modelName, storage: '128 GB' });
+    expect(answer).toEqual({
+      basis: 'model-storage',
+      days: 90,
+      count: 5,
+      median: 200,
+      low: 100,
+      high: 300,
+      prices: [100, 120, 200, 250.5, 300],
+    });
+  });
+
+  it('takes the middle of the two middle prices of an even count', async () => {
+    const modelName = newModel();
+    await sales({ modelName }, [100, 400, 201, 300]);
+    const answer = await guide({ modelName, storage: '128 GB' });
+    expect(answer.count).toBe(4);
+    expect(answer.median).toBe(250.5);
+    expect([answer.low, answer.high]).toEqual([100, 400]);
+  });
+
+  it('answers one sale as its own median, low and high', async () => {
+    const modelName = newModel();
+    await sales({ modelName }, [333.33]);
+    expect(await guide({ modelName, storage: '128 GB' })).toMatchObject({
+      count: 1,
+      median: 333.33,
+      low: 333.33,
+      high: 333.33,
+      prices: [333.33],
+    });
+  });
+
+  it('answers a count of 0 and no figures when nothing sold', async () => {
+    const answer = await guide({ modelName: newModel(), storage: '64 GB', condition: 'Fair' });
+    expect(answer).toEqual({
+      basis: 'model-storage',
+      days: 90,
+      count: 0,
+      median: null,
+      low: null,
+      high: null,
+      prices: [],
+    });
+  });
+
+  it('counts only completed sales of the last 90 days of the same storage', async () => {
+    const modelName = newModel();
+    await sales({ modelName }, [200, 210]);
+    await sales({ modelName }, [999], { daysAgo: 91 });
+    await sales({ modelName }, [1], { stage: 'cancelled' });
+    await sales({ modelName }, [2], { stage: 'refunded' });
+    await sales({ modelName, storage: '256 GB' }, [5000]);
+    const answer = await guide({ modelName, storage: '128 GB' });
+    expect(answer.prices).toEqual([200, 210]);
+    // A sale of 89 days counts.
+    await sales({ modelName }, [220], { daysAgo: 89 });
+    expect((await guide({ modelName, storage: '128 GB' })).prices).toEqual([200, 210, 220]);
+  });
+
+  it('matches the model name ignoring case and extra spaces', async () => {
+    const id = randomUUID().slice(0, 8);
+    await sales({ modelName: `Galaxy  S${id}   Ultra` }, [300]);
+    await sales({ modelName: `galaxy s${id} ultra` }, [400]);
+    const answer = await guide({ modelName: `  GALAXY S${id}\t ULTRA `, storage: '128 GB' });
+    expect(answer.prices).toEqual([300, 400]);
+  });
+
+  it('uses the same condition once it has five sales of its own', async () => {
+    const modelName = newModel();
+    await sales({ modelName, condition: 'Fair' }, [100, 110, 120]);
+    await sales({ modelName, condition: 'Flawless' }, [300, 310, 320, 330]);
+    let answer = await guide({ modelName, storage: '128 GB', condition: 'Flawless' });
+    expect(answer.basis).toBe('model-storage');
+    expect(answer.count).toBe(7);
+    await sales({ modelName, condition: 'Flawless' }, [340]);
+    answer = await guide({ modelName, storage: '128 GB', condition: 'Flawless' });
+    expect(answer).toMatchObject({
+      basis: 'model-storage-condition',
+      count: 5,
+      median: 320,
+      low: 300,
+      high: 340,
+      prices: [300, 310, 320, 330, 340],
+    });
+    // A condition with fewer, and no condition, take every condition.
+    answer = await guide({ modelName, storage: '128 GB', condition: 'Fair' });
+    expect(answer).toMatchObject({ basis: 'model-storage', count: 8 });
+    answer = await guide({ modelName, storage: '128 GB' });
+    expect(answer).toMatchObject({ basis: 'model-storage', count: 8, median: 305 });
+  });
+
+  it('samples at most 200 prices evenly, the lowest and highest included', async () => {
+    const modelName = newModel();
+    const product = await createProduct(t.database.db, sellerRow, { modelName });
+    // 251 sales of one phone is not real, but the guide counts sales, not phones.
+    for (let cents = 10_000; cents <= 10_250; cents++)
+      await createSale(t.database.db, product, { priceCents: cents });
+    const answer = await guide({ modelName, storage: '128 GB' });
+    expect(answer.count).toBe(251);
+    expect(answer.prices).toHaveLength(200);
+    expect(answer.prices[0]).toBe(100);
+    expect(answer.prices.at(-1)).toBe(102.5);
+    expect(answer.prices).toEqual([...answer.prices].sort((a, b) => a - b));
+    expect(new Set(answer.prices).size).toBe(200);
+    expect(answer.median).toBe(101.25);
+  });
+
+  it('refuses a storage or condition that is not one of the options, and no model', async () => {
+    for (const query of <Record<string, string>[]>[
+      { modelName: 'Pixel 8', storage: '2 TB' },
+      { modelName: 'Pixel 8', storage: '128 GB', condition: 'Mint' },
+      { modelName: '   ', storage: '128 GB' },
+      { storage: '128 GB' },
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/price-guide?${new URLSearchParams(query)}`,
+        headers: seller.bearer,
+      });
+      expect(res.statusCode, JSON.stringify(query)).toBe(400);
+    }
+  });
+
+  it('is for sellers: 401 signed out, 403 for a buyer', async () => {
+    const url = '/api/price-guide?modelName=Pixel%208&storage=128%20GB';
+    expect((await t.app.inject(url)).statusCode).toBe(401);
+    expect((await t.app.inject({ url, headers: buyer.bearer })).statusCode).toBe(403);
+  });
+});
+
+describe("a card's price note", () => {
+  it('needs five comparable sales: four give none, five give one', async () => {
+    const modelName = newModel();
+    await sales({ modelName }, [200, 200, 200, 200]);
+    expect(await noteOf({ modelName }, 150)).toBeNull();
+    await sales({ modelName }, [200]);
+    expect(await noteOf({ modelName }, 150)).toBe('good');
+  });
+
+  it('says good at or below the median, high above 1.15 times it, nothing between', async () => {
+    const modelName = newModel();
+    await sales({ modelName }, [180, 190, 200, 210, 220]);
+    expect(await noteOf({ modelName }, 200)).toBe('good');
+    expect(await noteOf({ modelName }, 200.01)).toBeNull();
+    expect(await noteOf({ modelName }, 230)).toBeNull();
+    expect(await noteOf({ modelName }, 230.01)).toBe('high');
+  });
+
+  it('is only on phones for sale', async () => {
+    const modelName = newModel();
+    await sales({ modelName }, [200, 200, 200, 200, 200]);
+    expect(await noteOf({ modelName }, 100, 'sold')).toBeNull();
+    // A withdrawn phone is in no public list: the note's own subquery answers null for it.
+    const noteOfRow = async (status: 'available' | 'withdrawn') => {
+      const product = await createProduct(t.database.db, sellerRow, {
+        modelName,
+        resellPriceCents: 10_000,
+        status,
+      });
+      const [row] = await t.database.db
+        .select({ note: priceNoteOf() })
+        .from(products)
+        .where(eq(products.id, product.id));
+      return row?.note;
+    };
+    expect(await noteOfRow('withdrawn')).toBeNull();
+    expect(await noteOfRow('available')).toBe('good');
+  });
+
+  it('follows the same condition once it has five sales, like the guide', async () => {
+    const modelName = newModel();
+    await sales({ modelName, condition: 'Fair' }, [100, 100, 100, 100, 100]);
+    await sales({ modelName, condition: 'Flawless' }, [300, 300, 300, 300, 300]);
+    // Against every condition the median is 200; against its own condition 300 or 100.
+    expect(await noteOf({ modelName, condition: 'Flawless' }, 290)).toBe('good');
+    expect(await noteOf({ modelName, condition: 'Fair' }, 150)).toBe('high');
+    // A condition with no sales of its own goes by every condition.
+    expect(await noteOf({ modelName, condition: 'Good' }, 200)).toBe('good');
+    expect(await noteOf({ modelName, condition: 'Good' }, 231)).toBe('high');
+  });
+
+  it('shows in the lists a buyer reads (the brand page, the search)', async () => {
+    const modelName = newModel();
+    await sales({ modelName }, [500, 500, 500, 500, 500]);
+    const product = await createProduct(t.database.db, sellerRow, {
+      modelName,
+      resellPriceCents: 45_000,
+    });
+    const search = await t.app.inject(`/api/search?q=${encodeURIComponent(modelName)}`);
+    expect(search.statusCode, search.body).toBe(200);
+    const found = search.json().products.find((p: { _id: string }) => p._id === product.id);
+    expect(found?.priceNote).toBe('good');
+    const mine = await t.app.inject(`/api/sellers/${sellerRow.id}/products?limit=100`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    const listed = mine.json().find((p: { _id: string }) => p._id === product.id);
+    expect(listed?.priceNote).toBe('good');
+    const brand = await t.app.inject('/api/category/01?limit=100');
+    const onBrandPage = brand.json().find((p: { _id: string }) => p._id === product.id);
+    expect(onBrandPage?.priceNote).toBe('good');
+  });
+});
