@@ -38,10 +38,27 @@ import {
   wishListItemSchema,
 } from './entities';
 import { imeiDigits, imeiProblem } from './imei';
+import {
+  LISTING_LABELS,
+  type ListingField,
+  type Read,
+  readBattery,
+  readBatteryHealth,
+  readDollars,
+  readTimeUsed,
+} from './listing-input';
 
 export { API_BASE, apiPath } from './call-routes';
 
-export const errorSchema = z.object({ message: z.string() });
+/**
+ * Every refusal: `{ message }`. A 400 of a body that does not validate adds `fields`, each
+ * problem by the body path it is about (`specificatons.battery`), so a form shows it beside its
+ * field; a refusal about one field of a listing (`IMEI: This phone is already listed`) has it too.
+ */
+export const errorSchema = z.object({
+  message: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
 export type ApiError = z.infer<typeof errorSchema>;
 
 export const emailSchema = z
@@ -123,41 +140,83 @@ export const photosSchema = z
   .max(PRODUCT_PHOTOS_MAX, `photos: at most ${PRODUCT_PHOTOS_MAX} photos`)
   .refine((list) => new Set(list).size === list.length, 'photos: each photo once');
 
+/**
+ * A field of a listing as a seller types it (issue 19): read by `read` (listing-input.ts, the
+ * form reads with it too), its problems in the words of the form's label.
+ */
+const typedField = <T>(field: ListingField, read: (typed: unknown) => Read<T>) =>
+  z
+    .union([z.string(), z.number()], {
+      error: (issue) =>
+        `${LISTING_LABELS[field]}: ${issue.input === undefined ? 'this field is required' : 'write it as text or a number'}`,
+    })
+    .transform((typed, ctx) => {
+      const read_ = read(typed);
+      if (read_.ok) return read_.value;
+      ctx.addIssue({ code: 'custom', message: read_.message });
+      return z.NEVER;
+    });
+
+/** Text a seller types, its problems named by the form's label. */
+const labelledText = (field: ListingField, max = 200) => {
+  const label = LISTING_LABELS[field];
+  return z
+    .string({ error: `${label}: this field is required` })
+    .trim()
+    .min(1, `${label}: this field is required`)
+    .max(max, `${label}: too long, at most ${max} characters`);
+};
+
+/** A choice of the form's list, its problem named by the form's label. */
+const labelledChoice = <T extends readonly [string, ...string[]]>(field: ListingField, values: T) =>
+  z.enum(values, {
+    error: `${LISTING_LABELS[field]}: choose one of ${values.join(', ')}`,
+  });
+
 /** A listing's fields as a seller sends them (spec section 5), without the IMEI. */
 const productFieldsSchema = z.object({
-  categoryId: categoryCodeSchema,
-  modelName: text('modelName'),
-  image: text('image', 2048),
+  categoryId: labelledChoice('categoryId', CATEGORY_CODES),
+  modelName: labelledText('modelName'),
+  image: labelledText('image', 2048),
   /** Added to the spec: every photo in order; when given, the first is `image`, the cover. */
   photos: photosSchema.optional(),
-  originalPrice: dollarsInputSchema,
-  resellPrice: dollarsInputSchema,
-  location: text('location'),
-  description: text('description', 4000),
-  timeUsed: wholeNumberInput(0, 1200),
-  condition: z.enum(CONDITION_OPTIONS, {
-    error: `condition must be one of ${CONDITION_OPTIONS.join(', ')}`,
-  }),
-  sellerNumber: text('sellerNumber', 40),
-  specificatons: z.object({
-    ram: z.enum(RAM_OPTIONS, { error: `ram must be one of ${RAM_OPTIONS.join(', ')}` }),
-    storage: z.enum(STORAGE_OPTIONS, {
-      error: `storage must be one of ${STORAGE_OPTIONS.join(', ')}`,
-    }),
-    color: text('color', 60),
-    battery: wholeNumberInput(1, 100_000),
-  }),
-  /** Added (issue 19): battery health in percent, optional. */
+  /** `1200`, `$1,200`, `1,200.50`, `1 200` (issue 19). */
+  originalPrice: typedField('originalPrice', (v) => readDollars('originalPrice', v)),
+  resellPrice: typedField('resellPrice', (v) => readDollars('resellPrice', v)),
+  location: labelledText('location'),
+  description: labelledText('description', 4000),
+  /** Whole months: `18`, `18 months`, `18 mo`, `1.5 years`, `2 yrs` (rounded). */
+  timeUsed: typedField('timeUsed', readTimeUsed),
+  condition: labelledChoice('condition', CONDITION_OPTIONS),
+  sellerNumber: labelledText('sellerNumber', 40),
+  specificatons: z.object(
+    {
+      ram: labelledChoice('specificatons.ram', RAM_OPTIONS),
+      storage: labelledChoice('specificatons.storage', STORAGE_OPTIONS),
+      color: labelledText('specificatons.color', 60),
+      /** mAh: `4500`, `4,500`, `4500 mAh`, `4,500mAh`. */
+      battery: typedField('specificatons.battery', readBattery),
+    },
+    { error: 'RAM, Storage, Color and Battery (mAh): these fields are required' },
+  ),
+  /** Added (issue 19): battery health in percent, optional (`85`, `85%`; empty or null is none). */
   batteryHealth: z
-    .union([z.null(), z.literal(''), wholeNumberInput(BATTERY_HEALTH_MIN, BATTERY_HEALTH_MAX)])
-    .transform((v) => (v === '' ? null : v))
+    .union([z.string(), z.number(), z.null()], {
+      error: `${LISTING_LABELS.batteryHealth}: write it as a number or leave it empty`,
+    })
+    .transform((typed, ctx) => {
+      const read = readBatteryHealth(typed);
+      if (read.ok) return read.value;
+      ctx.addIssue({ code: 'custom', message: read.message });
+      return z.NEVER;
+    })
     .optional(),
 });
 
 /** Added (issue 19): the phone's IMEI, 15 digits with a valid check digit, stored as digits. */
 export const imeiInputSchema = z
-  .string({ error: 'IMEI must be text' })
-  .max(40, 'IMEI is too long')
+  .string({ error: 'IMEI: write the 15 digits the phone shows (dial *#06#)' })
+  .max(40, 'IMEI: too long, an IMEI has 15 digits')
   .superRefine((typed, ctx) => {
     const problem = imeiProblem(typed);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });

@@ -1,6 +1,7 @@
 /** Accounts and phones made through the real API, as the client would, for browser tests. */
 import { type APIRequestContext, request } from '@playwright/test';
 import sharp from 'sharp';
+import { luhnValid } from '../../src/shared/imei';
 
 export const API_PASSWORD = 'Made-By-Api1!';
 
@@ -165,4 +166,11 @@ async function ok(response: ReturnType<APIRequestContext['get']>) {
   const res = await response;
   if (!res.ok()) throw new Error(`${res.url()} answered ${res.status()}: ${await res.text()}`);
   return res;
+}
+
+/** A valid IMEI (the last digit checks the first 14 by Luhn) no other run makes: random digits. */
+export function uniqueImei(): string {
+  const body = Array.from({ length: 14 }, () => Math.floor(Math.random() * 10)).join('');
+  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
+  throw new Error('no check digit');
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { API_PASSWORD, createAccountViaApi } from './api';
+import { API_PASSWORD, createAccountViaApi, uniqueImei } from './api';
 import { expect, test } from './console';
 
 /** A photo of one colour, with the URL of the 640 px variant our image host stores it as. */
@@ -50,6 +50,7 @@ async function fillProduct(page: Page, model: string) {
   await page.getByLabel('Resale price ($)').fill('210');
   await page.getByLabel('Original price ($)').fill('399');
   await page.getByLabel('Time used (months)').fill('9');
+  await page.getByLabel('IMEI').fill(uniqueImei());
   await page.getByLabel('Condition').selectOption('Good');
   await page.getByLabel('Phone number').fill('+1 206 555 0142');
   await page.getByLabel('Location').fill('Tacoma, WA');

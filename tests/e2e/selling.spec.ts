@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
+import { uniqueImei } from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
 
@@ -21,6 +22,7 @@ async function fillProduct(page: Page, model: string) {
   await page.getByLabel('Resale price ($)').fill('189.99');
   await page.getByLabel('Original price ($)').fill('299');
   await page.getByLabel('Time used (months)').fill('7');
+  await page.getByLabel('IMEI').fill(uniqueImei());
   await page.getByLabel('Condition').selectOption('Flawless');
   await page.getByLabel('Phone number').fill('+1 206 555 0199');
   await page.getByLabel('Location').fill('Seattle, WA');

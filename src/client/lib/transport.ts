@@ -14,6 +14,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** A refusal's problems by the body path each is about (`specificatons.battery`), for a form. */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -66,6 +68,15 @@ function messageOf(payload: unknown): string | null {
   return typeof message === 'string' ? message : null;
 }
 
+/** The `fields` of a refusal (issue 19): each a text, by its path. */
+function fieldsOf(payload: unknown): Record<string, string> {
+  const fields = (payload as { fields?: unknown } | null)?.fields;
+  if (!fields || typeof fields !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+}
+
 async function exchange<T>(
   url: string,
   method: Method,
@@ -91,6 +102,7 @@ async function exchange<T>(
     throw new ApiError(
       response.status,
       messageOf(payload) ?? `Request failed with status code ${response.status}`,
+      fieldsOf(payload),
     );
   }
   return { data: payload as T, next: nextLink(response.headers.get('link')) };

@@ -1,10 +1,15 @@
-/** One place that shapes every error as `{ message }`: readable, never a stack, never a 500 for bad input. */
+/**
+ * One place that shapes every error as `{ message }`: readable, never a stack, never a 500 for
+ * bad input. A 400 of a request that does not validate adds `fields`, each problem by the path
+ * it is about (issue 19), so a form can show it beside its field.
+ */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
+import { fieldOfMessage } from '../../shared/listing-input';
 import { DomainError } from '../domain/domain-error';
 
 type Issue = {
@@ -13,24 +18,45 @@ type Issue = {
   params?: { issue?: { path?: PropertyKey[] } };
 };
 
-/** `body.specificatons.ram: ram must be one of ...` becomes readable and names the field. */
-function describeIssue(issue: Issue, context: string | undefined): string {
+/** A message that already names its field as a form labels it: `Resale price ($): …`, `IMEI: …`. */
+const NAMES_ITS_LABEL = /^[A-Z][^:]{0,40}: /;
+
+/**
+ * `body.specificatons.ram: ram must be one of ...` becomes readable and names the field; a
+ * message that names it by its label already stays as it is. Answers the path too.
+ */
+function describeIssue(
+  issue: Issue,
+  context: string | undefined,
+): { path: string; message: string } {
   const path =
     issue.params?.issue?.path?.map(String).join('.') ??
-    issue.instancePath?.replace(/^\//, '').replaceAll('/', '.');
+    issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') ??
+    '';
   const field = path || context || 'request';
   const message = issue.message ?? 'is not valid';
   const leaf = field.split('.').at(-1) ?? field;
-  return message.startsWith(leaf) ? message : `${field}: ${message}`;
+  const named = message.startsWith(leaf) || NAMES_ITS_LABEL.test(message);
+  return { path, message: named ? message : `${field}: ${message}` };
+}
+
+/** Each problem by its path (the first one of a path), for a form to show beside its field. */
+function fieldsOf(described: { path: string; message: string }[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const { path, message } of described) if (path && !(path in fields)) fields[path] = message;
+  return fields;
 }
 
 export default fp(async function errors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const messages = error.validation.map((i) =>
+      const described = error.validation.map((i) =>
         describeIssue(i as Issue, error.validationContext),
       );
-      return reply.code(400).send({ message: [...new Set(messages)].join('; ') });
+      const messages = described.map((d) => d.message);
+      return reply
+        .code(400)
+        .send({ message: [...new Set(messages)].join('; '), fields: fieldsOf(described) });
     }
     if (isResponseSerializationError(error)) {
       request.log.error(
@@ -42,7 +68,15 @@ export default fp(async function errors(app: FastifyInstance) {
     if (error instanceof DomainError) {
       // A service we depend on is down (503): the caller may retry, and we need to know why.
       if (error.statusCode >= 500) request.log.error({ err: error.cause }, error.message);
-      return reply.code(error.statusCode).send({ message: error.message });
+      // A refusal about one field of a listing (`IMEI: This phone is already listed`) says which.
+      const field = fieldOfMessage(error.message);
+      return reply
+        .code(error.statusCode)
+        .send(
+          field
+            ? { message: error.message, fields: { [field]: error.message } }
+            : { message: error.message },
+        );
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

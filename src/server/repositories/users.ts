@@ -188,6 +188,22 @@ export async function removeIdentity(db: Db, email: string): Promise<void> {
   await db.delete(authUsers).where(eq(authUsers.email, email.toLowerCase()));
 }
 
+/** Takes a seller's verification back (issue 19); answers 0 when they were not verified. */
+export async function unverifySeller(db: Db, email: string): Promise<number> {
+  const updated = await db
+    .update(users)
+    .set({ userStatus: null })
+    .where(
+      and(
+        eq(users.email, email),
+        eq(users.type, 'seller'),
+        eq(users.userStatus, USER_STATUS_VERIFIED),
+      ),
+    )
+    .returning({ id: users.id });
+  return updated.length;
+}
+
 /** Marks a seller verified; answers how many records changed (0 when already verified). */
 export async function verifySeller(db: Db, email: string): Promise<number> {
   const updated = await db

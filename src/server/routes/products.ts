@@ -1,10 +1,19 @@
 /**
- * Selling: a seller lists phones, sees and deletes their own, advertises unsold ones and sets
- * their photos.
+ * Selling: a seller lists phones, sees and deletes their own, advertises unsold ones (and stops)
+ * and sets their photos; edits, withdraws and relists them (issue 19).
  * The server sets who sold it, when, and its status; the body's other fields are not trusted.
  */
 import { DomainError } from '../domain/domain-error';
-import { advertise, deleteListing, listPhone, setPhotos } from '../domain/order-process';
+import {
+  advertise,
+  deleteListing,
+  editListing,
+  listPhone,
+  relistListing,
+  setPhotos,
+  stopAdvertising,
+  withdrawListing,
+} from '../domain/order-process';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 import { assertOwner, callerOf } from '../plugins/auth';
 import { listOwnProducts } from '../repositories/products';
@@ -32,8 +41,8 @@ export default contractRoutes((route, app) => {
     if (!urls.every(issuedByOurHosts))
       throw DomainError.badRequest(
         field === 'image'
-          ? 'image: upload the photo with the image host first'
-          : 'photos: upload each photo with the image host first',
+          ? 'Photos: upload the photo with the image host first'
+          : 'Photos: upload each photo with the image host first',
       );
   };
 
@@ -68,4 +77,23 @@ export default contractRoutes((route, app) => {
       ? { acknowledged: true }
       : { acknowledged: false, message: 'Product is already advertised' },
   );
+
+  route('stopAdvertising', async (request) => ({
+    deletedCount: await stopAdvertising(app.db, callerOf(request), request.query.id),
+  }));
+
+  route('updateProduct', async (request) => {
+    await editListing(app.db, callerOf(request), request.params.id, request.body);
+    return { acknowledged: true };
+  });
+
+  route('withdrawProduct', async (request) => {
+    await withdrawListing(app.db, callerOf(request), request.params.id);
+    return { acknowledged: true };
+  });
+
+  route('relistProduct', async (request) => {
+    await relistListing(app.db, callerOf(request), request.params.id);
+    return { acknowledged: true };
+  });
 });

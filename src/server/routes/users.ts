@@ -11,6 +11,7 @@ import {
   listUsers,
   removeIdentity,
   saveUserRecord,
+  unverifySeller,
   verifySeller,
 } from '../repositories/users';
 import { contractRoutes, pageAnswer } from './contract-routes';
@@ -37,6 +38,13 @@ export default contractRoutes((route, app) => {
     if ((await findUserByEmail(app.db, email))?.type !== 'seller')
       throw DomainError.notFound('No seller uses this e-mail');
     return { modifiedCount: await verifySeller(app.db, email) };
+  });
+
+  route('unverifySeller', async (request) => {
+    const { email } = request.params;
+    if ((await findUserByEmail(app.db, email))?.type !== 'seller')
+      throw DomainError.notFound('No seller uses this e-mail');
+    return { modifiedCount: await unverifySeller(app.db, email) };
   });
 
   route('deleteUser', async (request) => {

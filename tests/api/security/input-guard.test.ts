@@ -234,7 +234,7 @@ describe('a price must be at least one cent, with at most two decimals', () => {
           headers: seller.bearer,
           payload: product({ resellPrice: price }),
         },
-        /^resellPrice: must be (at least 0\.01|greater than 0)/,
+        /^Resale price \(\$\): the price must be at least \$0\.01/,
       );
     },
   );

@@ -32,3 +32,13 @@ export const useVerifySeller = (config?: MutationConfig<Answer<'verifySeller'>, 
     ({ modifiedCount }) => (modifiedCount > 0 ? [accountsQueryOptions('seller').queryKey] : []),
     config,
   );
+
+export const unverifySeller = (email: string) => call('unverifySeller', { params: { email } });
+
+/** Un-verify (issue 19): the seller list refreshes when a seller was verified and no longer is. */
+export const useUnverifySeller = (config?: MutationConfig<Answer<'unverifySeller'>, string>) =>
+  useRefreshingMutation(
+    unverifySeller,
+    ({ modifiedCount }) => (modifiedCount > 0 ? [accountsQueryOptions('seller').queryKey] : []),
+    config,
+  );

@@ -12,8 +12,16 @@ import {
   type AccountKind,
   accountsQueryOptions,
   useDeleteAccount,
+  useUnverifySeller,
   useVerifySeller,
 } from '../api/users';
+
+/** Un-verify (issue 19; not the spec's): its button, question and outcome. */
+const UNVERIFY_TEXT = {
+  action: 'Un-verify',
+  confirm: (email: string) => `Take back the verification of ${email}?`,
+  done: 'The seller is no longer verified.',
+} as const;
 
 const COLUMN = {
   index: '#',
@@ -42,6 +50,15 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
     },
     onError: (error) => toastError(error),
   });
+  const unverify = useConfirmedAction(
+    useUnverifySeller({
+      onSuccess: ({ modifiedCount }) => {
+        if (modifiedCount > 0) toast.success(UNVERIFY_TEXT.done);
+      },
+      onError: (error) => toastError(error),
+    }),
+    UNVERIFY_TEXT.confirm,
+  );
 
   return (
     <DashboardPage title={kind === 'seller' ? TEXT.dashboard.allSellers : TEXT.dashboard.allBuyers}>
@@ -57,7 +74,17 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
               {kind === 'seller' && (
                 <td {...cell(COLUMN.status, 'action')}>
                   {user.userStatus === USER_STATUS_VERIFIED ? (
-                    <span className="badge badge-info">{TEXT.dashboard.verified}</span>
+                    <div className="flex flex-wrap items-center gap-2">
+                      <span className="badge badge-info">{TEXT.dashboard.verified}</span>
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-sm"
+                        onClick={() => unverify.ask(user.email)}
+                      >
+                        {UNVERIFY_TEXT.action}
+                        <span className="sr-only"> {user.email}</span>
+                      </button>
+                    </div>
                   ) : (
                     <button
                       type="button"
@@ -80,6 +107,7 @@ export function AccountsPage({ kind }: { kind: AccountKind }) {
       )}
       <ShowMore query={query} />
       <ConfirmDialog {...deletion.dialog} />
+      <ConfirmDialog {...unverify.dialog} />
     </DashboardPage>
   );
 }

@@ -2,12 +2,16 @@ import { type Answer, call, callPage } from '@client/lib/api-client';
 import type { MutationConfig } from '@client/lib/query-client';
 import { queryRoots } from '@client/lib/query-keys';
 import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
-import type { Product } from '@shared/entities';
+import type { OwnProduct } from '@shared/entities';
 import { queryOptions } from '@tanstack/react-query';
 import { myProductsQueryOptions } from './my-products';
 
 /** The phone `id` in the seller's list, from the page at `next` on. */
-async function findMine(email: string, id: string, next: string | null): Promise<Product | null> {
+async function findMine(
+  email: string,
+  id: string,
+  next: string | null,
+): Promise<OwnProduct | null> {
   const page = await callPage('myProducts', { query: { email, limit: 100 } }, next);
   return page.data.find((p) => p._id === id) ?? (page.next ? findMine(email, id, page.next) : null);
 }

@@ -1,12 +1,16 @@
+import { ApiError } from '@client/lib/api-client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { showFieldErrors } from '../components/product-form';
 import { hasAcceptedExtension } from '../image-extension';
 import { AddProductRoute } from './add-product';
 
 afterEach(() => vi.unstubAllGlobals());
+// The fair-price guide (its own tests) asks the server for sales; this form's tests count calls.
+vi.mock('../components/price-guide', () => ({ PriceGuide: () => null }));
 
 const LABELS = [
   'Category',
@@ -19,6 +23,7 @@ const LABELS = [
   'Original price ($)',
   'Time used (months)',
   'Condition',
+  'IMEI',
   'Phone number',
   'Location',
   'Photos',
@@ -103,6 +108,77 @@ describe('Add A Product', () => {
     await userEvent.type(screen.getByLabelText(/^Model name/), 'Pixel');
     expect(within(labelOf('Model name')).queryByText('Required Field')).not.toBeInTheDocument();
     expect(within(labelOf('Color')).getByText('Required Field')).toBeInTheDocument();
+  });
+});
+
+describe('Add A Product reads what people type (issue 19)', () => {
+  const typeInto = async (label: string, text: string) =>
+    userEvent.type(screen.getByLabelText(new RegExp(`^${label.replace(/[()$%]/g, '\\$&')}`)), text);
+  const messageBeside = (label: string) => labelOf(label).querySelector('[role="alert"]');
+
+  it.each([
+    ['Resale price ($)', '1,200'],
+    ['Original price ($)', '$1,500.50'],
+    ['Battery (mAh)', '4,500 mAh'],
+    ['Time used (months)', '18 months'],
+    ['Time used (months)', '1.5 years'],
+    ['Battery health (%)', '85%'],
+  ])('accepts %s typed as %j', async (label, text) => {
+    renderForm();
+    await typeInto(label, text);
+    await userEvent.click(screen.getByRole('button', { name: 'Add A Product' }));
+    expect(messageBeside(label)).toBeNull();
+  });
+
+  it.each([
+    ['Resale price ($)', '1,20', /^Resale price \(\$\): write the price in dollars/],
+    ['Battery (mAh)', 'big', /^Battery \(mAh\): write the capacity/],
+    ['Time used (months)', 'a while', /^Time used \(months\): write it in months/],
+    ['Battery health (%)', '40', /^Battery health \(%\): a whole number from 50 to 100/],
+  ])('tells an unreadable %s beside it, and sends nothing', async (label, text, message) => {
+    const calls = renderForm();
+    await typeInto(label, text);
+    await userEvent.click(screen.getByRole('button', { name: 'Add A Product' }));
+    expect(messageBeside(label)?.textContent).toMatch(message);
+    expect(calls).toEqual([]);
+  });
+
+  it('tells a mistyped IMEI beside its field, with the hint to find it', async () => {
+    const calls = renderForm();
+    expect(screen.getByText('Dial *#06# on the phone to see it')).toBeInTheDocument();
+    await typeInto('IMEI', '490154203237519');
+    await userEvent.click(screen.getByRole('button', { name: 'Add A Product' }));
+    expect(messageBeside('IMEI')?.textContent).toBe(
+      'IMEI: a digit is mistyped (its last digit does not check out)',
+    );
+    expect(screen.getByLabelText(/^IMEI/)).toHaveAttribute('aria-invalid', 'true');
+    expect(calls).toEqual([]);
+  });
+
+  it("puts the server's refusals beside their fields", () => {
+    const setError = vi.fn();
+    const placed = showFieldErrors(
+      new ApiError(409, 'IMEI: This phone is already listed', {
+        imei: 'IMEI: This phone is already listed',
+        'specificatons.battery': 'Battery (mAh): at most 100,000 mAh',
+      }),
+      setError,
+      () => true,
+    );
+    expect(placed).toBe(true);
+    expect(setError).toHaveBeenCalledWith(
+      'imei',
+      { type: 'server', message: 'IMEI: This phone is already listed' },
+      { shouldFocus: true },
+    );
+    expect(setError).toHaveBeenCalledWith(
+      'battery',
+      { type: 'server', message: 'Battery (mAh): at most 100,000 mAh' },
+      { shouldFocus: false },
+    );
+    expect(showFieldErrors(new ApiError(500, 'Internal Server Error'), setError, () => true)).toBe(
+      false,
+    );
   });
 });
 

@@ -1,43 +1,49 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
-import { describedBy, Field, TextField } from '@client/components/ui/field';
 import { useAuth } from '@client/lib/auth/use-auth';
-import { toastError } from '@client/lib/feedback';
-import { CATEGORIES, CONDITION_OPTIONS, RAM_OPTIONS, STORAGE_OPTIONS } from '@shared/constants';
 import { TEXT } from '@shared/texts';
-import { type ReactNode, useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { useAddProduct } from '../api/add-product';
 import { useUploadImage } from '../api/upload-image';
+import { ListingPriceGuide } from '../components/listing-price-guide';
 import { PhotoPicker, photosProblem } from '../components/photo-picker';
+import {
+  fieldId,
+  listingFields,
+  ProductFields,
+  type ProductFormValues,
+  tellSaveError,
+  useProductForm,
+} from '../components/product-form';
 import { type PhotoItem, usePhotoUploads } from '../photo-uploads';
 
-type Values = {
-  categoryId: string;
-  modelName: string;
-  ram: string;
-  storage: string;
-  color: string;
-  battery: string;
-  resellPrice: string;
-  originalPrice: string;
-  timeUsed: string;
-  condition: string;
-  name: string;
-  number: string;
-  location: string;
-  /** The spec's `img`: the photos picked, and whether the last pick broke the extension rule. */
-  photos: { items: readonly PhotoItem[]; refused: boolean };
-  description: string;
+const EMPTY: ProductFormValues = {
+  categoryId: '',
+  modelName: '',
+  ram: '',
+  storage: '',
+  color: '',
+  battery: '',
+  batteryHealth: '',
+  resellPrice: '',
+  originalPrice: '',
+  timeUsed: '',
+  condition: '',
+  name: '',
+  number: '',
+  location: '',
+  imei: '',
+  photos: { items: [], refused: false },
+  description: '',
 };
 
-const required = { required: TEXT.validation.requiredField };
-
 /**
- * Add A Product (spec section 5): every field required; idle → uploading → idle, then My
- * Products. Up to six photos upload as they are picked, each with its progress; submitting waits
- * for the last of them. The first photo is the cover, sent as the spec's `image`.
+ * Add A Product (spec section 5): every field required (battery health is optional, issue 19);
+ * idle → uploading → idle, then My Products. Up to six photos upload as they are picked, each
+ * with its progress; submitting checks every field first (as the server reads them: `1,200`,
+ * `4,500 mAh`, `18 months`), so nothing is sent while one cannot be read, then waits for the
+ * last photo. The first photo is the cover, sent as the spec's `image`.
  */
 export function AddProductRoute() {
   const { user } = useAuth();
@@ -45,22 +51,22 @@ export function AddProductRoute() {
   const add = useAddProduct();
   const { uploads, items } = usePhotoUploads(useUploadImage());
   const [refused, setRefused] = useState(false);
+  const form = useProductForm({ ...EMPTY, name: user?.displayName ?? '' });
   const {
     register,
     handleSubmit,
     setValue,
+    setError,
     getFieldState,
     trigger,
     watch,
     formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<Values>({
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
-    defaultValues: { name: user?.displayName ?? '', photos: { items: [], refused: false } },
-  });
+  } = form;
 
   useEffect(() => {
-    register('photos', { validate: (v) => photosProblem(v.items, v.refused) ?? true });
+    register('photos', {
+      validate: (v) => photosProblem(v.items as readonly PhotoItem[], v.refused) ?? true,
+    });
   }, [register]);
   // The photos live outside the form (their uploads outlive renders); the form checks a copy.
   // A refused pick is told at once, as nothing of it is uploaded, and a good one clears it.
@@ -69,82 +75,20 @@ export function AddProductRoute() {
     setValue('photos', { items, refused }, { shouldValidate: isSubmitted || refused || shown });
   }, [items, refused, isSubmitted, setValue, getFieldState]);
 
-  const idOf = (name: keyof Values) => `product-${name}`;
-  const messageOf = (name: keyof Values) => errors[name]?.message;
-  const input = (name: keyof Values, rules: object = required) => ({
-    id: idOf(name),
-    ...describedBy(idOf(name), messageOf(name)),
-    ...register(name, rules),
-  });
-
-  const onSubmit = async (v: Values) => {
+  const onSubmit = async (v: ProductFormValues) => {
     try {
       const photos = await uploads.settled();
       const image = photos?.[0];
       // A photo failed meanwhile: its field says so, and it can be tried again or removed.
       if (!photos || !image) return void (await trigger('photos'));
-      await add({
-        categoryId: v.categoryId as (typeof CATEGORIES)[number]['categoryId'],
-        modelName: v.modelName,
-        image,
-        photos,
-        originalPrice: v.originalPrice,
-        resellPrice: v.resellPrice,
-        location: v.location,
-        description: v.description,
-        timeUsed: v.timeUsed,
-        condition: v.condition as (typeof CONDITION_OPTIONS)[number],
-        sellerNumber: v.number,
-        specificatons: {
-          ram: v.ram as (typeof RAM_OPTIONS)[number],
-          storage: v.storage as (typeof STORAGE_OPTIONS)[number],
-          color: v.color,
-          battery: v.battery,
-        },
-      });
+      await add({ ...listingFields(v), image, photos, imei: v.imei });
       toast.success(TEXT.toast.productUploaded);
       navigate('/dashboard/myproducts');
     } catch (error) {
-      // What the seller typed stays; the server's message says what to change.
-      toastError(error, 'The product could not be saved.');
+      // What the seller typed stays; each message goes beside its field.
+      tellSaveError(error, setError, () => true, 'The product could not be saved.');
     }
   };
-
-  const textField = (name: keyof Values, label: string, extra: object = {}) => (
-    <TextField
-      id={idOf(name)}
-      label={label}
-      error={messageOf(name)}
-      errorAt="label"
-      {...extra}
-      registration={register(name, required)}
-    />
-  );
-  const field = (name: keyof Values, label: string, control: ReactNode) => (
-    <Field id={idOf(name)} label={label} error={messageOf(name)} errorAt="label">
-      {control}
-    </Field>
-  );
-  const select = (
-    name: keyof Values,
-    label: string,
-    options: readonly { value: string; label: string }[],
-  ) =>
-    field(
-      name,
-      label,
-      <select className="select w-full" defaultValue="" {...input(name)}>
-        <option value="" disabled>
-          Choose…
-        </option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>,
-    );
-  const same = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
 
   return (
     <DashboardPage title={TEXT.dashboard.addProduct}>
@@ -153,63 +97,24 @@ export function AddProductRoute() {
         noValidate
         className="grid grid-cols-1 gap-x-6 md:grid-cols-2"
       >
-        {select(
-          'categoryId',
-          'Category',
-          CATEGORIES.map((c) => ({ value: c.categoryId, label: c.name })),
-        )}
-        {textField('modelName', 'Model name')}
-        {select('ram', 'RAM', same(RAM_OPTIONS))}
-        {select(
-          'storage',
-          'Storage',
-          STORAGE_OPTIONS.map((s) => ({ value: s, label: s === '1 GTB' ? '1 TB' : s })),
-        )}
-        {textField('color', 'Color')}
-        {textField('battery', 'Battery (mAh)', {
-          placeholder: TEXT.placeholders.battery,
-          inputMode: 'numeric',
-        })}
-        {textField('resellPrice', 'Resale price ($)', { inputMode: 'decimal' })}
-        {textField('originalPrice', 'Original price ($)', { inputMode: 'decimal' })}
-        {textField('timeUsed', 'Time used (months)', {
-          placeholder: TEXT.placeholders.timeUsed,
-          inputMode: 'numeric',
-        })}
-        {select('condition', 'Condition', same(CONDITION_OPTIONS))}
-        {textField('name', 'Seller name', { readOnly: true })}
-        {textField('number', 'Phone number', { type: 'tel', autoComplete: 'tel' })}
-        {textField('location', 'Location')}
-        <div className="md:col-span-2">
-          <PhotoPicker
-            id={idOf('photos')}
-            uploads={uploads}
-            items={items}
-            error={messageOf('photos')}
-            onPicked={setRefused}
-            subject={watch('modelName') || undefined}
-            disabled={isSubmitting}
-          />
-        </div>
-        <div className="md:col-span-2">
-          {field(
-            'description',
-            'Description',
-            <textarea className="textarea h-28 w-full" {...input('description')} />,
-          )}
-        </div>
-        <div className="mt-4 md:col-span-2">
-          <button
-            type="submit"
-            className="btn btn-primary w-full md:w-auto"
-            disabled={isSubmitting}
-          >
-            {isSubmitting && (
-              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-            )}
-            {TEXT.dashboard.addProduct}
-          </button>
-        </div>
+        <ProductFields
+          form={form}
+          imei={{ ask: true }}
+          submitLabel={TEXT.dashboard.addProduct}
+          busy={isSubmitting}
+          priceGuide={<ListingPriceGuide form={form} />}
+          photos={
+            <PhotoPicker
+              id={fieldId('photos')}
+              uploads={uploads}
+              items={items}
+              error={errors.photos?.message}
+              onPicked={setRefused}
+              subject={watch('modelName') || undefined}
+              disabled={isSubmitting}
+            />
+          }
+        />
       </form>
     </DashboardPage>
   );

@@ -11,6 +11,7 @@ import { TEXT } from '@shared/texts';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
+import { useRelistProduct, useStopAdvertising, useWithdrawProduct } from '../api/manage-product';
 import { myProductsQueryOptions, useAdvertiseProduct, useDeleteProduct } from '../api/my-products';
 import { SELLING_TEXT } from '../texts';
 
@@ -31,9 +32,17 @@ export const myProductsLoader = (queryClient: QueryClient) => async () => {
   return null;
 };
 
+/** A phone's status as My Products shows it: the spec's words, and Withdrawn (issue 19). */
+const STATUS_TEXT = {
+  available: TEXT.dashboard.available,
+  sold: TEXT.product.sold,
+  withdrawn: SELLING_TEXT.status.withdrawn,
+} as const;
+
 /**
- * My Products: number, Name, Price, Status, Avertise, Action (spec section 2); Action adds the
- * photos of an unsold phone to the spec's Delete.
+ * My Products: number, Name, Price, Status, Avertise, Action (spec section 2). Avertise says
+ * "Advertised" (with Stop advertising) once a phone is; Action offers what can succeed in the
+ * phone's state: Edit, Withdraw or Relist, Photos, and the spec's Delete (issue 19).
  */
 export function MyProductsRoute() {
   const { user } = useAuth();
@@ -53,6 +62,19 @@ export function MyProductsRoute() {
     }),
     TEXT.confirm.advertise,
   );
+  const told = (message: string) => ({
+    onSuccess: () => void toast.success(message),
+    onError: (error: unknown) => toastError(error),
+  });
+  const stopping = useConfirmedAction(
+    useStopAdvertising(told(SELLING_TEXT.stoppedAdvertising)),
+    SELLING_TEXT.confirmStopAdvertising,
+  );
+  const withdrawal = useConfirmedAction(
+    useWithdrawProduct(told(SELLING_TEXT.withdrawn)),
+    SELLING_TEXT.confirmWithdraw,
+  );
+  const relist = useRelistProduct(told(SELLING_TEXT.relisted));
 
   return (
     <DashboardPage title={TEXT.dashboard.myProducts}>
@@ -63,23 +85,64 @@ export function MyProductsRoute() {
               <th scope="row">{i + 1}</th>
               <td {...cell(COLUMN.name, 'title')}>{p.modelName}</td>
               <td {...cell(COLUMN.price)}>{formatDollars(p.resellPrice)}</td>
-              <td {...cell(COLUMN.status)}>
-                {p.status === 'sold' ? TEXT.product.sold : TEXT.dashboard.available}
-              </td>
+              <td {...cell(COLUMN.status)}>{STATUS_TEXT[p.status]}</td>
               <td {...cell(COLUMN.advertise, 'action')}>
-                {can('product', p.status, 'advertise') && (
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-sm"
-                    onClick={() => advertising.ask(p._id)}
-                  >
-                    {TEXT.dashboard.avertise}
-                    <span className="sr-only"> {p.modelName}</span>
-                  </button>
+                {p.advertised ? (
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="badge badge-info">{SELLING_TEXT.advertised}</span>
+                    {can('product', p.status, 'stopAdvertising') && (
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-sm"
+                        onClick={() => stopping.ask(p._id)}
+                      >
+                        {SELLING_TEXT.stopAdvertising}
+                        <span className="sr-only"> {p.modelName}</span>
+                      </button>
+                    )}
+                  </div>
+                ) : (
+                  can('product', p.status, 'advertise') && (
+                    <button
+                      type="button"
+                      className="btn btn-secondary btn-sm"
+                      onClick={() => advertising.ask(p._id)}
+                    >
+                      {TEXT.dashboard.avertise}
+                      <span className="sr-only"> {p.modelName}</span>
+                    </button>
+                  )
                 )}
               </td>
               <td {...cell(COLUMN.action, 'action')}>
                 <div className="flex flex-wrap gap-2">
+                  {can('product', p.status, 'edit') && (
+                    <Link to={`/dashboard/myproducts/${p._id}/edit`} className="btn btn-sm">
+                      {SELLING_TEXT.editAction}
+                      <span className="sr-only"> {p.modelName}</span>
+                    </Link>
+                  )}
+                  {can('product', p.status, 'withdraw') && (
+                    <button
+                      type="button"
+                      className="btn btn-sm"
+                      onClick={() => withdrawal.ask(p._id)}
+                    >
+                      {SELLING_TEXT.withdraw}
+                      <span className="sr-only"> {p.modelName}</span>
+                    </button>
+                  )}
+                  {can('product', p.status, 'relist') && (
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-secondary"
+                      disabled={relist.isPending}
+                      onClick={() => relist.mutate(p._id)}
+                    >
+                      {SELLING_TEXT.relist}
+                      <span className="sr-only"> {p.modelName}</span>
+                    </button>
+                  )}
                   {can('product', p.status, 'setPhotos') && (
                     <Link to={`/dashboard/myproducts/${p._id}/photos`} className="btn btn-sm">
                       {SELLING_TEXT.photosAction}
@@ -102,6 +165,8 @@ export function MyProductsRoute() {
       )}
       <ConfirmDialog {...deletion.dialog} />
       <ConfirmDialog {...advertising.dialog} />
+      <ConfirmDialog {...stopping.dialog} />
+      <ConfirmDialog {...withdrawal.dialog} />
     </DashboardPage>
   );
 }
