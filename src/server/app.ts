@@ -47,7 +47,9 @@ import buyingRoutes from './routes/buying';
 import catalogRoutes from './routes/catalog';
 import identityRoutes from './routes/identity';
 import imagesRoutes from './routes/images';
+import imeisRoutes from './routes/imeis';
 import paymentsRoutes from './routes/payments';
+import priceGuideRoutes from './routes/price-guide';
 import productsRoutes from './routes/products';
 import salesRoutes from './routes/sales';
 import sitemapRoutes from './routes/sitemaps';
@@ -177,6 +179,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(usersRoutes);
       await api.register(imagesRoutes, { store: new LocalImageStore(uploadsDirOf(opts.config)) });
       await api.register(productsRoutes);
+      await api.register(priceGuideRoutes);
+      await api.register(imeisRoutes);
       await api.register(buyingRoutes);
       await api.register(paymentsRoutes, { sales });
       await api.register(salesRoutes, { sales });

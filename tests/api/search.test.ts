@@ -3,6 +3,7 @@
  * sorts, keyset paging under each, the capped count, and bad query strings. On PGlite and on
  * PostgreSQL (TEST_DATABASE_URL), like every API test.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../../src/server/db/schema';
 import { searchResultSchema } from '../../src/shared/api';
@@ -136,6 +137,26 @@ beforeAll(async () => {
     ids[key] = row.id;
     name.set(row.id, key);
   }
+  // Battery health in percent (issue 19), where the seller stated it: i12 has none.
+  for (const [key, batteryHealth] of [
+    ['i13', 92],
+    ['i13pro', 80],
+    ['s21', 85],
+    ['note20', 95],
+    ['redmi', 100],
+  ] as const)
+    await db
+      .update(products)
+      .set({ batteryHealth })
+      .where(eq(products.id, ids[key] as string));
+  // A withdrawn phone (issue 19) is in no search, not even with sold ones.
+  const withdrawn = await createProduct(db, verified, {
+    modelName: 'iPhone 13 Withdrawn',
+    categoryId: '01',
+    status: 'withdrawn',
+    batteryHealth: 99,
+  });
+  name.set(withdrawn.id, 'withdrawn');
 });
 afterAll(() => t.close());
 
@@ -260,6 +281,14 @@ describe('filters', () => {
     ['q=iphnoe&brand=01&verified=true', ['i12', 'i13']],
     ['q=note&brand=02&includeSold=true', ['note20']],
     ['q=iphone&brand=02', []],
+    // Battery health at least N percent; a phone whose health is not stated does not match.
+    ['minBatteryHealth=85', ['redmi', 's21', 'i13']],
+    ['minBatteryHealth=92', ['redmi', 'i13']],
+    ['minBatteryHealth=100', ['redmi']],
+    ['minBatteryHealth=50', ['redmi', 's21', 'i13pro', 'i13']],
+    ['minBatteryHealth=95&includeSold=true', ['redmi', 'note20']],
+    ['q=iphone&minBatteryHealth=80&sort=price-desc', ['i13pro', 'i13']],
+    ['q=withdrawn&includeSold=true', []],
   ])('%s', async (query, keys) => {
     const answer = await search(query);
     expect(answer.keys).toEqual(keys);
@@ -342,6 +371,9 @@ describe('bad query strings', () => {
     ['minPrice=0.001', /must be at least 0.01/],
     ['minBattery=0', /must be at least 1/],
     ['minBattery=1e9', /must be a whole number/],
+    ['minBatteryHealth=49', /must be at least 50/],
+    ['minBatteryHealth=101', /must be at most 100/],
+    ['minBatteryHealth=high', /must be a whole number/],
     [`location=${'x'.repeat(101)}`, /location is too long/],
     ['verified=yes', /verified must be true or false/],
     ['includeSold=1', /includeSold must be true or false/],

@@ -6,6 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { uniqueImei } from '../helpers/factories';
 import {
   API_PASSWORD,
   bookPhone,
@@ -416,7 +417,9 @@ test("a seller: Add A Product, My Products, its advertise dialog and a phone's p
   expect(axe.found).toEqual([]);
 });
 
-test('the admin: All Sellers, All Buyers, Banned Addresses and its dialog', async ({ page }) => {
+test('the admin: All Sellers, All Buyers, Banned Addresses, Blocked IMEIs and their dialogs', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const axe = findings();
   const address = `axe-banned-${Date.now()}@e2e.example`;
@@ -426,6 +429,13 @@ test('the admin: All Sellers, All Buyers, Banned Addresses and its dialog', asyn
   await page.getByRole('button', { name: 'Ban', exact: true }).click();
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('row').filter({ hasText: address })).toHaveCount(1);
+  // A blocked IMEI, so its table has a row (issue 19).
+  const imei = uniqueImei();
+  await open(page, '/dashboard/blocked-imeis', 'Blocked IMEIs');
+  await page.getByLabel('IMEI', { exact: true }).fill(imei);
+  await page.getByLabel('Reason', { exact: true }).fill('Reported stolen');
+  await page.getByRole('button', { name: 'Block', exact: true }).click();
+  await expect(page.getByText(`The IMEI ending in ${imei.slice(-4)} is blocked.`)).toBeVisible();
 
   await eachSize(page, async (size) => {
     await open(page, '/dashboard/allseller', 'All Sellers');
@@ -441,6 +451,19 @@ test('the admin: All Sellers, All Buyers, Banned Addresses and its dialog', asyn
     await axe.scan(page, `ban dialog (${size})`);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(confirm).toBeHidden();
+    await open(page, '/dashboard/blocked-imeis', 'Blocked IMEIs');
+    await page.getByRole('button', { name: 'Block', exact: true }).click();
+    await expect(page.getByText('IMEI: enter its 15 digits', { exact: false })).toBeVisible();
+    await axe.scan(page, `Blocked IMEIs with its messages (${size})`);
+    await page
+      .getByRole('button', { name: `Unblock IMEI ending in ${imei.slice(-4)}` })
+      .first()
+      .click();
+    const unblock = page.getByRole('dialog', { name: /^Unblock the IMEI ending in/ });
+    await expect(unblock).toBeVisible();
+    await axe.scan(page, `unblock dialog (${size})`);
+    await unblock.getByRole('button', { name: 'Cancel' }).click();
+    await expect(unblock).toBeHidden();
   });
   expect(axe.found).toEqual([]);
 });

@@ -106,7 +106,7 @@ test('each role sees its own menu and index page', async ({ page }) => {
   const cases = [
     {
       email: FIXTURE.admin.email,
-      menu: ['All Sellers', 'All Buyers', 'Banned Addresses', 'Disputes'],
+      menu: ['All Sellers', 'All Buyers', 'Banned Addresses', 'Blocked IMEIs', 'Disputes'],
       index: 'All Sellers',
     },
     {

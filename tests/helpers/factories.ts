@@ -1,12 +1,32 @@
 /** Test data written straight to the database; every call makes fresh, unique rows. */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
-import { advertisements, type orders, products, users } from '../../src/server/db/schema';
+import { advertisements, orders, products, users } from '../../src/server/db/schema';
 
 type UserRow = typeof users.$inferSelect;
 type ProductRow = typeof products.$inferSelect;
 
 const unique = () => randomUUID().slice(0, 8);
+
+/** 14 digits and their Luhn check digit: an IMEI that passes the check. */
+export function withCheckDigit(body: string): string {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    // From the right of the 14 digits, every first, third… digit is doubled.
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+/** A valid IMEI no other test makes (random digits). */
+export const uniqueImei = (): string =>
+  withCheckDigit(Array.from(randomBytes(14), (b) => String(b % 10)).join(''));
 
 export async function createSeller(
   db: Db,
@@ -88,3 +108,48 @@ export const orderValues = (
   number: '+1 512 555 0111',
   ...overrides,
 });
+
+/**
+ * A sale of `product` paid and handed over `daysAgo` days ago at `priceCents` (what the price
+ * guide counts), or ended in `stage` (cancelled, refunded…) instead. The phone is marked sold
+ * when the sale has it, as the sale process leaves it.
+ */
+export async function createSale(
+  db: Db,
+  product: ProductRow,
+  {
+    priceCents = product.resellPriceCents,
+    daysAgo = 1,
+    stage = 'completed',
+  }: {
+    priceCents?: number;
+    daysAgo?: number;
+    stage?: 'completed' | 'cancelled' | 'refunded' | 'disputed' | 'paid';
+  } = {},
+) {
+  const at = new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000);
+  const buyer = { id: randomUUID(), email: `buyer-${unique()}@test.example` };
+  const [row] = await db
+    .insert(orders)
+    .values(
+      orderValues(buyer, product.id, {
+        productName: product.modelName,
+        priceCents,
+        status: 'paid',
+        stage,
+        sellerEmail: product.sellerEmail,
+        sellerName: product.sellerName,
+        sellerNumber: product.sellerNumber,
+        handoverCode: '123456',
+        paidAt: new Date(at.getTime() - 60 * 60 * 1000),
+        completedAt: stage === 'completed' || stage === 'disputed' ? at : null,
+        endedAt: stage === 'cancelled' || stage === 'refunded' ? at : null,
+        createdAt: new Date(at.getTime() - 2 * 60 * 60 * 1000),
+      }),
+    )
+    .returning();
+  if (!row) throw new Error('sale not created');
+  if (stage !== 'cancelled')
+    await db.update(products).set({ status: 'sold' }).where(eq(products.id, product.id));
+  return row;
+}

@@ -156,6 +156,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               seller,
             ),
             lazyPage(
+              'myproducts/:id/edit',
+              async () => {
+                const m = await import('@client/features/selling/routes/edit-product');
+                return { Component: m.EditProductRoute, loader: m.editProductLoader(queryClient) };
+              },
+              seller,
+            ),
+            lazyPage(
               'mysales',
               async () => {
                 const m = await import('@client/features/sale/routes/my-sales');
@@ -184,6 +192,17 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               async () => {
                 const m = await import('@client/features/admin/routes/banned');
                 return { Component: m.BannedRoute, loader: m.bannedLoader(queryClient) };
+              },
+              admin,
+            ),
+            lazyPage(
+              'blocked-imeis',
+              async () => {
+                const m = await import('@client/features/admin/routes/blocked-imeis');
+                return {
+                  Component: m.BlockedImeisRoute,
+                  loader: m.blockedImeisLoader(queryClient),
+                };
               },
               admin,
             ),

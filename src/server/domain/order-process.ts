@@ -13,7 +13,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, exists, lt, or } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { productInputSchema } from '../../shared/api';
+import type { productEditSchema, productInputSchema } from '../../shared/api';
 import {
   type Actor,
   can,
@@ -32,6 +32,7 @@ import type { PaymentProvider } from '../payments/payment-provider';
 import { settlePayment } from '../payments/settle';
 import type { Caller } from '../plugins/auth';
 import { deleteOrderIn, findOrder, insertOrder, type OrderRow } from '../repositories/buying';
+import { findBlockedImei, insertBlockedImei, moveListingsOfImei } from '../repositories/imeis';
 import { toCents } from '../repositories/money';
 import {
   advertiseProduct,
@@ -39,6 +40,9 @@ import {
   findProduct,
   insertProduct,
   type ProductRow,
+  setProductStatus,
+  unadvertiseProduct,
+  updateProductFields,
   updateProductPhotos,
 } from '../repositories/products';
 import { findUserByEmail } from '../repositories/users';
@@ -46,6 +50,7 @@ import { DomainError } from './domain-error';
 
 const NOT_YOURS = 'You may only act on your own account';
 type ProductInputData = z.output<typeof productInputSchema>;
+type ProductEditData = z.output<typeof productEditSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What the process needs besides the database: the card provider and how long a hold lasts. */
@@ -109,6 +114,8 @@ const STAGE_REFUSALS: Record<OrderTransition, (stage: string) => string> = {
 export function mayBook(caller: Caller, product: ProductRow): void {
   if (product.sellerEmail === caller.email)
     throw DomainError.forbidden('You cannot book your own phone');
+  if (product.status === 'withdrawn')
+    throw DomainError.conflict('This phone is no longer listed: its seller withdrew it');
   if (!can('product', product.status, 'sell'))
     throw DomainError.conflict('This phone is already sold');
 }
@@ -286,6 +293,41 @@ export async function listPhone(
   return id;
 }
 
+export const IMEI_ALREADY_BLOCKED = (since: Date) =>
+  `This IMEI is already blocked (since ${since.toISOString().slice(0, 10)})`;
+
+/**
+ * The admin blocks an IMEI reported stolen (decision 024): only its keyed hash and last four digits
+ * are kept, and in the same transaction every listing of it for sale is withdrawn, whoever's it is
+ * (each with the product graph's `withdraw`). A phone sold with its sale in progress is left as it
+ * is: the sale goes on, and if it is cancelled the phone comes back withdrawn (`releasePhone`).
+ * Blocking an IMEI blocked already is a conflict (409), so the admin learns it was.
+ */
+export async function blockImei(
+  db: Db,
+  vault: ImeiVault,
+  caller: Caller,
+  imei: string,
+  reason: string,
+): Promise<{ withdrawnCount: number }> {
+  if (!caller.isAdmin) throw DomainError.forbidden('Only an admin can block an IMEI');
+  const { hash, last4 } = vault.keep(imei);
+  return db.transaction(async (tx) => {
+    const id = await insertBlockedImei(tx, { hash, last4, reason, blockedBy: caller.id });
+    if (!id) {
+      const existing = await findBlockedImei(tx, hash);
+      throw DomainError.conflict(IMEI_ALREADY_BLOCKED(existing?.blockedAt ?? new Date()));
+    }
+    const withdrawnCount = await moveListingsOfImei(
+      tx,
+      hash,
+      'available',
+      next('product', 'available', 'withdraw'),
+    );
+    return { withdrawnCount };
+  });
+}
+
 /** Advertises the seller's unsold phone; false when it was advertised already. */
 export async function advertise(db: Db, caller: Caller, productId: string): Promise<boolean> {
   const product = found(await findProduct(db, productId), 'product');
@@ -312,6 +354,111 @@ export async function setPhotos(
     maySetPhotos(caller, found(product, 'product'));
     await updateProductPhotos(tx, productId, photos);
   });
+}
+
+// Managing a listing (issue 19): edit, withdraw, relist, stop advertising.
+
+/** Why a listing in `status` cannot take `transition`, in words its seller understands. */
+const LISTING_REFUSALS = {
+  edit: {
+    sold: 'A sold phone can no longer be edited: its buyer paid for it as it was listed',
+    withdrawn: 'Relist this phone before editing it',
+  },
+  withdraw: {
+    sold: 'A sold phone cannot be withdrawn; cancel its sale in My Sales first',
+    withdrawn: 'This phone is already withdrawn',
+  },
+  relist: {
+    available: 'This phone is listed already',
+    sold: 'A sold phone cannot be relisted',
+  },
+  stopAdvertising: { sold: 'A sold phone is no longer advertised' },
+} as const;
+
+/** The seller's own listing may take `transition` in its state (else 403 or 409). */
+function mayManage(
+  caller: Caller,
+  product: ProductRow,
+  transition: keyof typeof LISTING_REFUSALS,
+): void {
+  const byAdmin = caller.isAdmin && can('product', product.status, transition, 'admin');
+  if (product.sellerEmail !== caller.email && !byAdmin)
+    throw DomainError.forbidden('You may only manage your own products');
+  if (!can('product', product.status, transition)) {
+    const refusals: Partial<Record<string, string>> = LISTING_REFUSALS[transition];
+    throw DomainError.conflict(refusals[product.status] ?? `This phone is ${product.status}`);
+  }
+}
+
+/** The product locked for the rest of `tx`, as a payment locks it. */
+async function lockedProduct(tx: Tx, id: string): Promise<ProductRow> {
+  const [product] = await tx.select().from(products).where(eq(products.id, id)).for('update');
+  return found(product, 'product');
+}
+
+/**
+ * The seller edits their phone while it is for sale (not its IMEI, seller or photos). Locked as a
+ * payment locks it: a phone sold meanwhile is refused, never changed after its buyer paid. A
+ * withdrawn phone is relisted first (the graph's `edit` is from `available` only).
+ */
+export async function editListing(
+  db: Db,
+  caller: Caller,
+  productId: string,
+  input: ProductEditData,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const product = await lockedProduct(tx, productId);
+    mayManage(caller, product, 'edit');
+    await updateProductFields(tx, product, input);
+  });
+}
+
+/** The seller (or an admin) takes a phone for sale off the market, keeping it to relist. */
+export async function withdrawListing(db: Db, caller: Caller, productId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const product = await lockedProduct(tx, productId);
+    mayManage(caller, product, 'withdraw');
+    await setProductStatus(tx, product.id, next('product', product.status, 'withdraw'));
+  });
+}
+
+/**
+ * The seller puts a withdrawn phone back on sale, unless its IMEI was blocked meanwhile or is on
+ * another live listing (409, named by the form's label).
+ */
+export async function relistListing(db: Db, caller: Caller, productId: string): Promise<void> {
+  try {
+    await db.transaction(async (tx) => {
+      const product = await lockedProduct(tx, productId);
+      mayManage(caller, product, 'relist');
+      if (product.imeiHash !== null) {
+        if (await imeiBlocked(tx, product.imeiHash)) throw DomainError.conflict(IMEI_BLOCKED);
+        if (await liveListingOf(tx, product.imeiHash)) throw DomainError.conflict(IMEI_LISTED);
+      }
+      await setProductStatus(tx, product.id, next('product', product.status, 'relist'));
+    });
+  } catch (error) {
+    // Another listing of the same IMEI went live between the check and the write.
+    if (isUniqueViolation(error)) throw DomainError.conflict(IMEI_LISTED);
+    throw error;
+  }
+}
+
+/** Whether `error` (or what it wraps) is PostgreSQL's unique violation. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === '23505') return true;
+  return false;
+}
+
+/** The seller stops advertising their phone; answers 0 when it was not advertised. */
+export async function stopAdvertising(db: Db, caller: Caller, productId: string): Promise<number> {
+  const product = found(await findProduct(db, productId), 'product');
+  if (product.sellerEmail !== caller.email)
+    throw DomainError.forbidden('You may only stop advertising your own products');
+  mayManage(caller, product, 'stopAdvertising');
+  return unadvertiseProduct(db, product.id);
 }
 
 /**

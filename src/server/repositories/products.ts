@@ -2,7 +2,7 @@
 import { and, Column, eq, getTableName, is, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { PaginationQuery, productInputSchema } from '../../shared/api';
+import type { PaginationQuery, productEditSchema, productInputSchema } from '../../shared/api';
 import type { AdvertisedItem, OwnProduct, Product, RatingSummary } from '../../shared/entities';
 import type { Db, Tx } from '../db/client';
 import { advertisements, orders, products, ratings, users } from '../db/schema';
@@ -319,4 +319,64 @@ export async function insertProduct(
     .onConflictDoNothing()
     .returning({ id: products.id });
   return row?.id ?? null;
+}
+
+type ProductEditData = z.output<typeof productEditSchema>;
+
+/**
+ * Writes an edit of a listing (issue 19; the caller locked the row and checked the graph): every
+ * field but its IMEI, seller and photos. A lower price keeps the old one to show struck through;
+ * a higher one clears it.
+ */
+export async function updateProductFields(
+  db: Db | Tx,
+  current: ProductRow,
+  p: ProductEditData,
+): Promise<void> {
+  const resellPriceCents = toCents(p.resellPrice);
+  const previousPriceCents =
+    resellPriceCents < current.resellPriceCents
+      ? current.resellPriceCents
+      : resellPriceCents > current.resellPriceCents
+        ? null
+        : current.previousPriceCents;
+  await db
+    .update(products)
+    .set({
+      categoryId: p.categoryId,
+      modelName: p.modelName,
+      originalPriceCents: toCents(p.originalPrice),
+      resellPriceCents,
+      previousPriceCents,
+      location: p.location,
+      description: p.description,
+      timeUsed: p.timeUsed,
+      condition: p.condition,
+      ram: p.specificatons.ram,
+      storage: p.specificatons.storage,
+      color: p.specificatons.color,
+      battery: p.specificatons.battery,
+      sellerNumber: p.sellerNumber,
+      batteryHealth: p.batteryHealth ?? null,
+      updatedAt: new Date(),
+    })
+    .where(eq(products.id, current.id));
+}
+
+/** Moves a listing to `status` (withdrawn or available again; the caller locked and checked it). */
+export async function setProductStatus(
+  db: Db | Tx,
+  id: string,
+  status: ProductRow['status'],
+): Promise<void> {
+  await db.update(products).set({ status, updatedAt: new Date() }).where(eq(products.id, id));
+}
+
+/** Stops advertising a phone; answers how many advertisements went (0 when it was not). */
+export async function unadvertiseProduct(db: Db, productId: string): Promise<number> {
+  const deleted = await db
+    .delete(advertisements)
+    .where(eq(advertisements.productId, productId))
+    .returning({ id: advertisements.id });
+  return deleted.length;
 }

@@ -9,6 +9,7 @@ import type { Product, RatingSummary, SellerProfile } from '../../shared/entitie
 import type { Db } from '../db/client';
 import { products, users } from '../db/schema';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
+import { priceNoteOf } from './price-guide';
 import { productOf, productSellerColumns, qualified, ratingOf, toProduct } from './products';
 
 /** How many of the seller's phones are in `status` (apart from an outer query's `products`). */
@@ -65,15 +66,21 @@ async function sellerExists(db: Db, id: string): Promise<boolean> {
 /** A phone, sold or not, with its seller's live status, rating and profile. */
 export async function findProductPage(db: Db, id: string): Promise<ProductPage | undefined> {
   const [row] = await db
-    .select({ product: products, ...sellerProfileColumns() })
+    .select({ product: products, priceNote: priceNoteOf(), ...sellerProfileColumns() })
     .from(products)
     .innerJoin(users, eq(users.email, products.sellerEmail))
     .where(eq(products.id, id))
     .limit(1);
   if (!row) return undefined;
-  const { product, ...seller } = row;
+  const { product, priceNote, ...seller } = row;
   return {
-    product: toProduct(product, { id: seller.id, status: seller.status, rating: seller.rating }),
+    // The price's note too (issue 19), as the card shows it.
+    product: toProduct(product, {
+      id: seller.id,
+      status: seller.status,
+      rating: seller.rating,
+      priceNote,
+    }),
     seller: toSellerProfile(seller),
   };
 }

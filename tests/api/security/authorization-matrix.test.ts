@@ -15,6 +15,7 @@ import { AccessTokens } from '../../../src/server/auth/access-tokens';
 import { orders, users, wishListItems } from '../../../src/server/db/schema';
 import { EmbeddedPaymentProvider } from '../../../src/server/payments/embedded-processor';
 import { banEmail } from '../../../src/server/repositories/bans';
+import { insertBlockedImei } from '../../../src/server/repositories/imeis';
 import {
   type Account,
   cookieOf,
@@ -26,7 +27,7 @@ import {
   signIn,
   uniqueEmail,
 } from '../../helpers/accounts';
-import { createProduct, createSeller, orderValues } from '../../helpers/factories';
+import { createProduct, createSeller, orderValues, uniqueImei } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
 import { multipartFile, uploadPhoto } from '../../helpers/multipart';
 import { startStripeDouble } from '../../helpers/stripe-double';
@@ -334,6 +335,15 @@ const rows: Record<string, Row> = {
       url: `/api/users/${(await createSeller(t.database.db)).email}`,
     }),
   },
+  'un-verify a seller': {
+    routes: ['DELETE /api/users/:email/verified'],
+    rule: 'admin',
+    ok: 200,
+    request: async () => ({
+      method: 'DELETE',
+      url: `/api/users/${(await createSeller(t.database.db, { userStatus: 'verified' })).email}/verified`,
+    }),
+  },
   'banned addresses': {
     routes: ['GET /api/users/banned'],
     rule: 'admin',
@@ -360,6 +370,37 @@ const rows: Record<string, Row> = {
       return { method: 'DELETE', url: `/api/users/banned?email=${email}` };
     },
   },
+  'blocked IMEIs': {
+    routes: ['GET /api/imeis/blocked'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/imeis/blocked'),
+  },
+  'block an IMEI': {
+    routes: ['POST /api/imeis/blocked'],
+    rule: 'admin',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/imeis/blocked',
+      payload: { imei: uniqueImei(), reason: 'Reported stolen' },
+    }),
+  },
+  'unblock an IMEI': {
+    routes: ['DELETE /api/imeis/blocked/:id'],
+    rule: 'admin',
+    ok: 200,
+    request: async () => {
+      const imei = uniqueImei();
+      const id = await insertBlockedImei(t.database.db, {
+        hash: t.app.imeiVault.hash(imei),
+        last4: imei.slice(-4),
+        reason: 'Reported stolen',
+        blockedBy: who.admin.id,
+      });
+      return { method: 'DELETE', url: `/api/imeis/blocked/${id}` };
+    },
+  },
   'save the user record': {
     routes: ['POST /api/users'],
     rule: 'identitySelf',
@@ -382,6 +423,12 @@ const rows: Record<string, Row> = {
     ok: 200,
     request: async () => ({ method: 'GET', url: `/api/products?email=${who.seller.email}` }),
   },
+  'the price guide': {
+    routes: ['GET /api/price-guide'],
+    rule: 'anySeller',
+    ok: 200,
+    request: get('/api/price-guide?modelName=Pixel%208&storage=128%20GB&condition=Good'),
+  },
   'add a product': {
     routes: ['POST /api/products'],
     rule: 'anySeller',
@@ -401,6 +448,42 @@ const rows: Record<string, Row> = {
     rule: 'ownerSeller',
     ok: 200,
     request: async () => ({ method: 'POST', url: `/api/advertise?id=${(await freshPhone()).id}` }),
+  },
+  'stop advertising a product': {
+    routes: ['DELETE /api/advertise'],
+    rule: 'ownerSeller',
+    ok: 200,
+    request: async () => ({
+      method: 'DELETE',
+      url: `/api/advertise?id=${(await freshPhone()).id}`,
+    }),
+  },
+  'edit a product': {
+    routes: ['PUT /api/products/:id'],
+    rule: 'ownerSeller',
+    ok: 200,
+    request: async () => {
+      const { image: _cover, ...edit } = productInput();
+      return { method: 'PUT', url: `/api/products/${(await freshPhone()).id}`, payload: edit };
+    },
+  },
+  'withdraw a product': {
+    routes: ['POST /api/products/:id/withdraw'],
+    rule: 'ownerSeller',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: `/api/products/${(await freshPhone()).id}/withdraw`,
+    }),
+  },
+  'relist a product': {
+    routes: ['POST /api/products/:id/relist'],
+    rule: 'ownerSeller',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: `/api/products/${(await createProduct(t.database.db, await sellerRow(), { status: 'withdrawn' })).id}/relist`,
+    }),
   },
   "set a phone's photos": {
     routes: ['PUT /api/products/:id/photos'],

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { orders, users, wishListItems } from '../../../src/server/db/schema';
 import { calls } from '../../../src/shared/api';
 import { type Account, createAccount, createAdmin, SAME_SITE } from '../../helpers/accounts';
-import { advertise, createProduct, orderValues } from '../../helpers/factories';
+import { advertise, createProduct, orderValues, withCheckDigit } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 
@@ -147,6 +147,9 @@ const { value: hostileValue } = fc.letrec<{ value: unknown }>((tie) => ({
     fc.dictionary(hostileKey, tie('value'), { maxKeys: 3 }),
   ),
 }));
+
+/** A valid IMEI (15 digits with their check digit), a different one each draw. */
+const validImei = fc.stringMatching(/^\d{14}$/).map(withCheckDigit);
 
 /** Photo URLs shaped as our image host issues them. */
 const OWN_PHOTO = '/images/0123456789abcdef0123456789abcdef-640.webp';
@@ -326,6 +329,20 @@ beforeAll(async () => {
     comment: anyOf(['As described', '']),
     decision: anyOf(['refund', 'close', 'keep']),
     photos: anyOf([[OWN_PHOTO], [OWN_PHOTO, OTHER_PHOTO], [OTHER_PHOTO, OTHER_PHOTO]]),
+    // Blocked IMEIs and listings (issue 19): valid ones, typed with separators, and wrong ones.
+    imei: fc.oneof(
+      validImei,
+      validImei.map((i) => `${i.slice(0, 2)} ${i.slice(2, 8)}-${i.slice(8)}`),
+      anyOf(['490154203237519', '1234', '49015420323751８', 'x'.repeat(41)]),
+    ),
+    minBatteryHealth: anyOf([80, 50, 49, 101, '95', 'high']),
+    // A listing as people type it (issue 19): read, or refused with the form's label.
+    resellPrice: anyOf(['$1,200', '1,200.50', '1 200', '1,20', '12.345', '$', -5, 1e300]),
+    originalPrice: anyOf(['$1,500', '1500', '1.500,00', 'free']),
+    timeUsed: anyOf(['18', '18 months', '18 mo', '1.5 years', '2 yrs', 'forever', 1e9, 1.4]),
+    batteryHealth: anyOf([85, 50, 49, 101, '95%', '', null, 'good']),
+    // The price guide's model (issue 19): compared in lower case with spaces collapsed.
+    modelName: anyOf(['iPhone 13', '  IPHONE\t 13 ', '%', "' or 1=1 --", '\\s+', 'é'.repeat(201)]),
   };
 });
 afterAll(() => t?.close());
@@ -509,6 +526,11 @@ describe('one poisoned field in an otherwise valid request', () => {
       stars: one(4),
       comment: one('As described'),
       decision: one('refund', 'close'),
+      // A fresh IMEI each time: a listing or a block reaches its write, not the duplicate check.
+      imei: () => validImei,
+      minBatteryHealth: one(85),
+      batteryHealth: one(85, null),
+      storage: one('128 GB'),
     };
   });
 

@@ -52,7 +52,9 @@ describe('readFilters', () => {
   });
 
   it('takes empty values (a plain GET form sends them) as no filter', () => {
-    const { filters, ignored } = read('q=&minPrice=&maxPrice=&minBattery=&location=&brand=');
+    const { filters, ignored } = read(
+      'q=&minPrice=&maxPrice=&minBattery=&minBatteryHealth=&location=&brand=',
+    );
     expect(filters).toEqual(emptyFilters(SEARCH_SCOPE));
     expect(ignored).toEqual([]);
   });
@@ -70,6 +72,53 @@ describe('readFilters', () => {
     expect(filters.q).toBe('');
     expect(filters.ram).toEqual(['8 GB']);
     expect(ignored).toEqual(['brand=02', 'q=galaxy']);
+  });
+});
+
+describe('battery health (issue 19)', () => {
+  it('reads a bound of 50 to 100 percent, the form’s or another, and writes it back', () => {
+    for (const value of ['80', '85', '90', '95', '50', '100', '88']) {
+      const { filters, ignored } = read(`minBatteryHealth=${value}`);
+      expect(filters).toEqual({ ...emptyFilters(SEARCH_SCOPE), minBatteryHealth: value });
+      expect(ignored).toEqual([]);
+      expect(writeFilters(filters, SEARCH_SCOPE).toString()).toBe(`minBatteryHealth=${value}`);
+    }
+    expect(read('minBatteryHealth=085').filters.minBatteryHealth).toBe('85');
+  });
+
+  it('leaves out and names a bound that is not a percentage the search takes', () => {
+    for (const value of ['49', '101', '85.5', 'high', '-90', '1e2']) {
+      const { filters, ignored } = read(`minBatteryHealth=${value}`);
+      expect(filters.minBatteryHealth).toBe('');
+      expect(ignored).toEqual([`minBatteryHealth=${value}`]);
+    }
+  });
+
+  it('asks the search for it, counts it as a filter, and clears it with the others', () => {
+    const { filters } = read('q=pixel&minBatteryHealth=90&ram=8+GB');
+    expect(searchInput(filters, SEARCH_SCOPE)).toEqual({
+      q: 'pixel',
+      ram: ['8 GB'],
+      minBatteryHealth: '90',
+    });
+    expect(activeFilterCount(filters, SEARCH_SCOPE)).toBe(2);
+    expect(writeFilters(filters, SEARCH_SCOPE).toString()).toBe(
+      'q=pixel&ram=8+GB&minBatteryHealth=90',
+    );
+    expect(writeFilters(clearFilters(filters, SEARCH_SCOPE), SEARCH_SCOPE).toString()).toBe(
+      'q=pixel',
+    );
+    expect(searchInput(emptyFilters(SEARCH_SCOPE), SEARCH_SCOPE)).toEqual({});
+  });
+
+  it('on a brand page too, beside its brand', () => {
+    const scope = brandScope('02');
+    const { filters } = read('minBatteryHealth=95', scope);
+    expect(searchInput(filters, scope)).toEqual({
+      brand: ['02'],
+      includeSold: 'true',
+      minBatteryHealth: '95',
+    });
   });
 });
 

@@ -6,6 +6,8 @@
  */
 import type { CallInput } from '@client/lib/api-client';
 import {
+  BATTERY_HEALTH_MAX,
+  BATTERY_HEALTH_MIN,
   CATEGORY_CODES,
   type CategoryCode,
   CONDITION_OPTIONS,
@@ -26,6 +28,8 @@ export type PhoneFilters = {
   minPrice: string;
   maxPrice: string;
   minBattery: string;
+  /** Battery health in percent, at least (issue 19); '' for none. */
+  minBatteryHealth: string;
   location: string;
   verified: boolean;
   includeSold: boolean;
@@ -35,6 +39,9 @@ export type PhoneFilters = {
 /** The filters a form types into, applied a moment after typing stops. */
 export const TEXT_FILTERS = ['minPrice', 'maxPrice', 'minBattery', 'location'] as const;
 export type TextFilter = (typeof TEXT_FILTERS)[number];
+
+/** The battery health bounds the form offers (percent); a link may name another, 50 to 100. */
+export const BATTERY_HEALTH_CHOICES = ['80', '85', '90', '95'] as const;
 
 /**
  * Where a list is: the search (every brand, unsold phones unless asked) or a brand's page (its
@@ -58,6 +65,7 @@ const FILTER_KEYS = new Set<string>([
   'q',
   ...MULTI_KEYS,
   ...TEXT_FILTERS,
+  'minBatteryHealth',
   'verified',
   'includeSold',
   'sort',
@@ -78,6 +86,7 @@ export const emptyFilters = (scope: FilterScope): PhoneFilters => ({
   minPrice: '',
   maxPrice: '',
   minBattery: '',
+  minBatteryHealth: '',
   location: '',
   verified: false,
   includeSold: scope.includeSold,
@@ -117,6 +126,14 @@ export function readFilters(
     if (NUMBER_PATTERN[key].test(value)) filters[key] = value;
     else if (value !== '') ignore(key, value);
   }
+  const health = params.get('minBatteryHealth')?.trim() ?? '';
+  if (
+    /^\d{1,3}$/.test(health) &&
+    Number(health) >= BATTERY_HEALTH_MIN &&
+    Number(health) <= BATTERY_HEALTH_MAX
+  )
+    filters.minBatteryHealth = String(Number(health));
+  else if (health !== '') ignore('minBatteryHealth', health);
   const q = params.get('q')?.trim() ?? '';
   if (scope.brand && q) ignore('q', q);
   else filters.q = q;
@@ -155,6 +172,7 @@ export function writeFilters(
     const value = filters[key].trim();
     if (value) params.set(key, value);
   }
+  if (filters.minBatteryHealth) params.set('minBatteryHealth', filters.minBatteryHealth);
   if (filters.verified) params.set('verified', 'true');
   if (filters.includeSold !== scope.includeSold)
     params.set('includeSold', String(filters.includeSold));
@@ -171,6 +189,7 @@ export function activeFilterCount(filters: PhoneFilters, scope: FilterScope): nu
       0,
     ) +
     TEXT_FILTERS.filter((key) => filters[key].trim() !== '').length +
+    (filters.minBatteryHealth ? 1 : 0) +
     (filters.verified ? 1 : 0) +
     (filters.includeSold !== scope.includeSold ? 1 : 0)
   );
@@ -207,6 +226,7 @@ export function searchInput(filters: PhoneFilters, scope: FilterScope): SearchIn
     minPrice: bound(filters.minPrice),
     maxPrice: bound(filters.maxPrice),
     minBattery: bound(filters.minBattery),
+    minBatteryHealth: filters.minBatteryHealth || undefined,
     location: filters.location.trim() || undefined,
     verified: filters.verified ? 'true' : undefined,
     includeSold: filters.includeSold ? 'true' : undefined,

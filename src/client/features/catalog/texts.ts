@@ -20,6 +20,8 @@ export const CATALOG_TEXT = {
   previousPhoto: 'Previous photo',
   nextPhoto: 'Next photo',
   soldNotice: 'This phone has been sold.',
+  /** Issue 19: its seller withdrew it. */
+  withdrawnNotice: 'This phone is no longer listed.',
   soldNoticeMore: 'See what else this seller has for sale.',
   aboutSeller: 'About the seller',
   memberSince: 'Member since',
@@ -33,6 +35,25 @@ export const CATALOG_TEXT = {
   nothingForSale: 'Nothing for sale right now.',
   browsePhones: 'Browse phones',
   showMorePhones: 'Show more phones',
+
+  // What tells a buyer a listing can be trusted (issue 19, decision 024).
+  imeiChecked: 'IMEI checked',
+  imeiCheckedMeaning:
+    'The seller gave the phone’s IMEI: it is well formed, on no other listing and not reported stolen here.',
+  batteryHealth: 'Battery health',
+  batteryHealthValue: (percent: number) => `${percent}%`,
+  /** Before the price it dropped from, struck through. */
+  was: 'was',
+  priceNote: {
+    good: {
+      label: 'Good price',
+      meaning: 'At or below the median price of recent sales of this model and storage.',
+    },
+    high: {
+      label: 'High price',
+      meaning: 'Well above the median price of recent sales of this model and storage.',
+    },
+  },
 } as const;
 
 /** The texts of the search and of a brand page's filters and sort (issue 18). */
@@ -62,6 +83,9 @@ export const SEARCH_TEXT = {
   maxPrice: 'Max',
   battery: 'Battery',
   minBattery: 'At least (mAh)',
+  minBatteryHealth: 'Battery health at least',
+  anyBatteryHealth: 'Any',
+  batteryHealthChoice: (percent: string) => `${percent}%`,
   location: 'Location',
   locationPlaceholder: 'City or area',
   seller: 'Seller',

@@ -75,6 +75,13 @@ export const SALE_TEXT = {
     `If the handover is not confirmed by ${when}, the sale ends and the hold is released automatically.`,
   code: 'Your handover code',
   codeHint: 'Give this code to the seller only after you have checked the phone.',
+  /** The phone's IMEI's last four digits (issue 19), to compare at the handover. */
+  imeiCheckBuyer: (last4: string) =>
+    `Check the IMEI: dial *#06# on the phone; it should end in ${last4}.`,
+  imeiCheckSeller: (last4: string) =>
+    `The buyer checks the IMEI: dialling *#06# on the phone shows one that ends in ${last4}.`,
+  imeiLabel: 'IMEI',
+  imeiEndsIn: (last4: string) => `ends in ${last4}`,
   sellerHint:
     'At the meeting, let the buyer check the phone, then enter the six-digit code they give you. The held money is paid to you when the code is right.',
 

@@ -4,6 +4,7 @@ import { type ChangeEvent, type ReactNode, useEffect, useRef, useState } from 'r
 import { Link } from 'react-router';
 import {
   activeFilterCount,
+  BATTERY_HEALTH_CHOICES,
   type FilterScope,
   type PhoneFilters,
   TEXT_FILTERS,
@@ -206,6 +207,16 @@ export function PhoneFiltersForm({ id, scope, filters, apply, clearTo, onDone }:
     apply({ ...filters, [name]: on });
   };
 
+  const onHealth = (e: ChangeEvent<HTMLSelectElement>) => {
+    typing.current = null;
+    apply({ ...filters, minBatteryHealth: e.currentTarget.value });
+  };
+  // A link may name a bound the form does not offer (88): it is shown as one more choice.
+  const healthChoices: string[] = [...BATTERY_HEALTH_CHOICES];
+  if (filters.minBatteryHealth && !healthChoices.includes(filters.minBatteryHealth))
+    healthChoices.push(filters.minBatteryHealth);
+  healthChoices.sort((a, b) => Number(a) - Number(b));
+
   const textInput = (key: TextFilter, inputId: string, extra: Record<string, unknown>) => (
     <input
       id={inputId}
@@ -291,6 +302,24 @@ export function PhoneFiltersForm({ id, scope, filters, apply, clearTo, onDone }:
               placeholder: '4000',
             })
           }
+        </TextInput>
+        <TextInput id={`${id}-min-battery-health`} label={SEARCH_TEXT.minBatteryHealth}>
+          {(inputId) => (
+            <select
+              id={inputId}
+              name="minBatteryHealth"
+              className="select select-sm w-full"
+              value={filters.minBatteryHealth}
+              onChange={onHealth}
+            >
+              <option value="">{SEARCH_TEXT.anyBatteryHealth}</option>
+              {healthChoices.map((n) => (
+                <option key={n} value={n}>
+                  {SEARCH_TEXT.batteryHealthChoice(n)}
+                </option>
+              ))}
+            </select>
+          )}
         </TextInput>
       </fieldset>
       <fieldset className="fieldset">

@@ -137,6 +137,57 @@ describe('ProductCard', () => {
     ).toHaveAttribute('href', `/dashboard/orders/${ORDER}`);
     expect(screen.queryByRole('link', { name: /Pay now/ })).not.toBeInTheDocument();
   });
+
+  describe('what tells a buyer it can be trusted (issue 19)', () => {
+    it('shows "IMEI checked" beside the verified badge only when the IMEI passed', () => {
+      const { rerender } = renderCard(<ProductCard product={{ ...product, imeiChecked: true }} />);
+      const badge = screen.getByText('IMEI checked');
+      expect(badge).toHaveClass('badge');
+      expect(badge).toHaveTextContent(/IMEI checked: .*not reported stolen/);
+      // Beside the verified badge, in the seller's row.
+      expect(badge.parentElement).toBe(screen.getByTitle('Verified seller').parentElement);
+      rerender(<ProductCard product={product} />);
+      expect(screen.queryByText('IMEI checked')).not.toBeInTheDocument();
+    });
+
+    it('shows the battery health where the seller stated it', () => {
+      const { rerender } = renderCard(<ProductCard product={{ ...product, batteryHealth: 92 }} />);
+      const card = screen.getByRole('article', { name: 'Galaxy S23 Ultra' });
+      expect(within(card).getByText('Battery health').nextSibling).toHaveTextContent('92%');
+      rerender(<ProductCard product={product} />);
+      expect(screen.queryByText('Battery health')).not.toBeInTheDocument();
+    });
+
+    it('strikes through the price it dropped from, read as "was $X"', () => {
+      const { container, rerender } = renderCard(
+        <ProductCard product={{ ...product, previousPrice: 899 }} />,
+      );
+      const struck = [...container.querySelectorAll('del')].map((d) => d.textContent);
+      expect(struck).toEqual(['was $899', 'Original price $1199']);
+      expect(screen.getByText('was')).toHaveClass('sr-only');
+      rerender(<ProductCard product={product} />);
+      expect([...container.querySelectorAll('del')].map((d) => d.textContent)).toEqual([
+        'Original price $1199',
+      ]);
+    });
+
+    it.each([
+      ['good', 'Good price', /At or below the median price of recent sales/],
+      ['high', 'High price', /above the median price of recent sales/],
+    ] as const)('notes a %s price, with what it means', (note, label, meaning) => {
+      renderCard(<ProductCard product={{ ...product, priceNote: note }} />);
+      const badge = screen.getByText(label);
+      expect(badge).toHaveAttribute('title', expect.stringMatching(meaning));
+      expect(badge).toHaveTextContent(meaning);
+      // Beside the price.
+      expect(badge.closest('p')).toHaveTextContent('Resale price $829.50');
+    });
+
+    it('shows no price note without enough comparable sales', () => {
+      renderCard(<ProductCard product={product} />);
+      expect(screen.queryByText(/Good price|High price/)).not.toBeInTheDocument();
+    });
+  });
 });
 
 const ORDER = '7b0a3c1e-0000-4000-8000-0000000000ee';

@@ -6,20 +6,32 @@ import type { Product } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { CATALOG_TEXT } from '../texts';
+import { ImeiCheckedBadge, PriceNote } from './trust-badges';
 import { VerifiedBadge } from './verified-badge';
 
-/** The resale price, and the original price struck through. */
+/**
+ * The resale price; the price it dropped from, if it did, struck through ("was $X"); the original
+ * price struck through; and the price's note against comparable sales.
+ */
 export function PriceTag({ product, large = false }: { product: Product; large?: boolean }) {
   return (
-    <p className="flex items-baseline gap-3">
+    <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
       <span className={`font-bold text-primary ${large ? 'text-3xl' : 'text-2xl'}`}>
         <span className="sr-only">Resale price </span>
         {formatDollars(product.resellPrice)}
       </span>
+      {product.previousPrice !== null && (
+        <del className={`font-semibold ${large ? 'text-lg' : 'text-base'}`}>
+          <span className="sr-only">{CATALOG_TEXT.was} </span>
+          {formatDollars(product.previousPrice)}
+        </del>
+      )}
       <del className={`opacity-70 ${large ? 'text-base' : 'text-sm'}`}>
         <span className="sr-only">Original price </span>
         {formatDollars(product.originalPrice)}
       </del>
+      <PriceNote note={product.priceNote} />
     </p>
   );
 }
@@ -48,6 +60,11 @@ export function ProductDetails({
       <Detail label="Storage">{storageLabel(storage)}</Detail>
       <Detail label="Color">{color}</Detail>
       <Detail label="Battery">{battery} mAh</Detail>
+      {product.batteryHealth !== null && (
+        <Detail label={CATALOG_TEXT.batteryHealth}>
+          {CATALOG_TEXT.batteryHealthValue(product.batteryHealth)}
+        </Detail>
+      )}
       <Detail label="Condition">{product.condition}</Detail>
       <Detail label="Location">{product.location}</Detail>
       <Detail label="Time used">{product.timeUsed} months</Detail>
@@ -57,6 +74,7 @@ export function ProductDetails({
             {product.sellerName}
           </Link>
           {product.userStatus === USER_STATUS_VERIFIED && <VerifiedBadge />}
+          {product.imeiChecked && <ImeiCheckedBadge />}
           <RatingSummary rating={product.sellerRating} />
         </span>
       </Detail>

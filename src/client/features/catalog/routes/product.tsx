@@ -136,6 +136,8 @@ export function ProductRoute() {
   } = useProduct(id);
   const actions = usePhoneActions([product]);
   const sold = product.status === 'sold';
+  // Withdrawn by its seller (issue 19): the page says so, and offers no booking.
+  const withdrawn = product.status === 'withdrawn';
   const brand = brandOf(product);
 
   return (
@@ -146,7 +148,7 @@ export function ProductRoute() {
         path={`/product/${product._id}`}
         image={product.image}
         type="product"
-        noindex={sold}
+        noindex={sold || withdrawn}
         jsonLd={productJsonLd(product, seller)}
       />
       <nav aria-label={CATALOG_TEXT.breadcrumb} className="breadcrumbs py-0 text-sm">
@@ -188,15 +190,27 @@ export function ProductRoute() {
               </span>
             </div>
           )}
-          <ProductActions
-            product={product}
-            onWishList={actions.wishList}
-            onBook={actions.book}
-            buyerActions={actions.buyerActions}
-            booking={actions.bookingOf(product._id)}
-            soldBookNow="hidden"
-            className="flex flex-wrap items-center gap-2"
-          />
+          {withdrawn && (
+            <div role="status" className="alert alert-warning">
+              <span>
+                {CATALOG_TEXT.withdrawnNotice}{' '}
+                <Link to={`/seller/${seller._id}`} className="link">
+                  {CATALOG_TEXT.soldNoticeMore}
+                </Link>
+              </span>
+            </div>
+          )}
+          {!withdrawn && (
+            <ProductActions
+              product={product}
+              onWishList={actions.wishList}
+              onBook={actions.book}
+              buyerActions={actions.buyerActions}
+              booking={actions.bookingOf(product._id)}
+              soldBookNow="hidden"
+              className="flex flex-wrap items-center gap-2"
+            />
+          )}
           <p className="break-words whitespace-pre-line">{product.description}</p>
           <ProductDetails product={product} className="text-base" />
           <SellerBox product={product} seller={seller} />

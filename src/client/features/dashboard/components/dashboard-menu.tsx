@@ -16,6 +16,7 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
     { to: '/dashboard/allseller', label: TEXT.dashboard.allSellers },
     { to: '/dashboard/allbuyer', label: TEXT.dashboard.allBuyers },
     { to: '/dashboard/banned', label: 'Banned Addresses' },
+    { to: '/dashboard/blocked-imeis', label: 'Blocked IMEIs' },
     { to: '/dashboard/disputes', label: 'Disputes' },
   ],
 };

@@ -176,6 +176,36 @@ describe('the order page, for its buyer', () => {
   });
 });
 
+describe("the IMEI's last four digits (issue 19)", () => {
+  it('tells the buyer with the code to check them, and the details show them', () => {
+    renderSale({ ...BASE, imeiLast4: '4321' });
+    expect(
+      screen.getByText('Check the IMEI: dial *#06# on the phone; it should end in 4321.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Details' })).toHaveTextContent(
+      /IMEI\s*ends in 4321/,
+    );
+  });
+
+  it('tells the seller what the buyer checks', () => {
+    renderSale({
+      ...BASE,
+      side: 'seller',
+      actions: ['handover', 'cancel'],
+      handoverCode: null,
+      imeiLast4: '4321',
+    });
+    expect(
+      screen.getByText(/dialling \*#06# on the phone shows one that ends in 4321\./),
+    ).toBeVisible();
+  });
+
+  it('says nothing of an IMEI the phone was listed without, or before payment', () => {
+    renderSale(BASE);
+    expect(screen.queryByText(/IMEI/)).not.toBeInTheDocument();
+  });
+});
+
 describe('the order page, for its seller', () => {
   const SELLER_VIEW: Sale = {
     ...BASE,

@@ -90,6 +90,9 @@ function Summary({ sale }: { sale: Sale }) {
             {sale.money ? SALE_TEXT.money[sale.money] : SALE_TEXT.notPaid}
           </Row>
           <Row label={SALE_TEXT.meetingPoint}>{sale.meetingPoint}</Row>
+          {sale.imeiLast4 && (
+            <Row label={SALE_TEXT.imeiLabel}>{SALE_TEXT.imeiEndsIn(sale.imeiLast4)}</Row>
+          )}
           {sale.transactionId && (
             <Row label={SALE_TEXT.transaction}>
               <code className="break-all">{sale.transactionId}</code>
@@ -98,6 +101,18 @@ function Summary({ sale }: { sale: Sale }) {
         </dl>
       </div>
     </section>
+  );
+}
+
+/** The IMEI's last four digits to compare with the phone's own at the handover (issue 19). */
+function ImeiCheck({ text }: { text: string }) {
+  return (
+    <p className="rounded-box bg-base-200 p-3 font-medium">
+      <svg aria-hidden="true" viewBox="0 0 20 20" className="mr-2 inline h-4 w-4 fill-current">
+        <path d="M10 1.5 3 4.2v5.1c0 4.2 3 7.9 7 9.2 4-1.3 7-5 7-9.2V4.2zm-1.2 12L5.3 10l1.4-1.4 2.1 2.1 4.5-4.5 1.4 1.4z" />
+      </svg>
+      {text}
+    </p>
   );
 }
 
@@ -238,12 +253,14 @@ export function SaleRoute() {
     steps.push(
       <div key="code" className="space-y-2">
         <HandoverCode code={sale.handoverCode} />
+        {sale.imeiLast4 && <ImeiCheck text={SALE_TEXT.imeiCheckBuyer(sale.imeiLast4)} />}
         {holdNote}
       </div>,
     );
   if (may('handover'))
     steps.push(
       <div key="handover" className="space-y-2">
+        {sale.imeiLast4 && <ImeiCheck text={SALE_TEXT.imeiCheckSeller(sale.imeiLast4)} />}
         <HandoverForm sale={sale} />
         {holdNote}
       </div>,
