@@ -11,7 +11,7 @@
  * (payments/settle.ts), and again by the timed work if a crash came between.
  */
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, exists, lt, or } from 'drizzle-orm';
+import { and, asc, eq, exists, lt, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { productEditSchema, productInputSchema } from '../../shared/api';
 import {
@@ -283,14 +283,26 @@ export async function listPhone(
 ): Promise<string> {
   const { imei, ...fields } = input;
   const kept = imei === undefined ? undefined : vault.keep(imei);
-  if (kept) {
-    if (await imeiBlocked(db, kept.hash)) throw DomainError.conflict(IMEI_BLOCKED);
-    if (await liveListingOf(db, kept.hash)) throw DomainError.conflict(IMEI_LISTED);
-  }
-  const id = await insertProduct(db, fields, caller, kept);
-  // Another listing of the same IMEI won the race between the check and the insert.
-  if (!id) throw DomainError.conflict(IMEI_LISTED);
-  return id;
+  return db.transaction(async (tx) => {
+    if (kept) {
+      await lockImei(tx, kept.hash);
+      if (await imeiBlocked(tx, kept.hash)) throw DomainError.conflict(IMEI_BLOCKED);
+      if (await liveListingOf(tx, kept.hash)) throw DomainError.conflict(IMEI_LISTED);
+    }
+    const id = await insertProduct(tx, fields, caller, kept);
+    // Another listing of the same IMEI won the race between the check and the insert.
+    if (!id) throw DomainError.conflict(IMEI_LISTED);
+    return id;
+  });
+}
+
+/**
+ * Holds the IMEI of this hash for the rest of `tx` (a transaction-scoped advisory lock): a
+ * listing, a relisting and a block of one IMEI take turns, so a phone cannot go live beside
+ * the admin's block of it, whichever server each request reached.
+ */
+async function lockImei(tx: Tx, hash: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${hash}, 0))`);
 }
 
 export const IMEI_ALREADY_BLOCKED = (since: Date) =>
@@ -313,6 +325,7 @@ export async function blockImei(
   if (!caller.isAdmin) throw DomainError.forbidden('Only an admin can block an IMEI');
   const { hash, last4 } = vault.keep(imei);
   return db.transaction(async (tx) => {
+    await lockImei(tx, hash);
     const id = await insertBlockedImei(tx, { hash, last4, reason, blockedBy: caller.id });
     if (!id) {
       const existing = await findBlockedImei(tx, hash);
@@ -433,6 +446,7 @@ export async function relistListing(db: Db, caller: Caller, productId: string): 
       const product = await lockedProduct(tx, productId);
       mayManage(caller, product, 'relist');
       if (product.imeiHash !== null) {
+        await lockImei(tx, product.imeiHash);
         if (await imeiBlocked(tx, product.imeiHash)) throw DomainError.conflict(IMEI_BLOCKED);
         if (await liveListingOf(tx, product.imeiHash)) throw DomainError.conflict(IMEI_LISTED);
       }
