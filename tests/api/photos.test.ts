@@ -116,7 +116,7 @@ describe('listing a phone with its photos', () => {
     const before = await productCount();
     const res = await addProduct({ ...productInput(undefined, uploaded[0]), photos: photos() });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/photos/);
+    expect(res.json().message).toMatch(/photos/i);
     expect(await productCount()).toBe(before);
   });
 
@@ -204,7 +204,7 @@ describe('PUT /api/products/:id/photos', () => {
     const id = await phoneWithPhotos();
     const res = await setPhotos(id, photos());
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/photos/);
+    expect(res.json().message).toMatch(/photos/i);
     expect(await stored(id)).toMatchObject({ image: uploaded[0], photos: uploaded });
   });
 

@@ -18,9 +18,6 @@ type Issue = {
   params?: { issue?: { path?: PropertyKey[] } };
 };
 
-/** A message that already names its field as a form labels it: `Resale price ($): …`, `IMEI: …`. */
-const NAMES_ITS_LABEL = /^[A-Z][^:]{0,40}: /;
-
 /**
  * `body.specificatons.ram: ram must be one of ...` becomes readable and names the field; a
  * message that names it by its label already stays as it is. Answers the path too.
@@ -36,7 +33,8 @@ function describeIssue(
   const field = path || context || 'request';
   const message = issue.message ?? 'is not valid';
   const leaf = field.split('.').at(-1) ?? field;
-  const named = message.startsWith(leaf) || NAMES_ITS_LABEL.test(message);
+  // A listing's message names its field as the form labels it (`Resale price ($): …`).
+  const named = message.startsWith(leaf) || fieldOfMessage(message) !== undefined;
   return { path, message: named ? message : `${field}: ${message}` };
 }
 
