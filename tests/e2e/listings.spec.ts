@@ -39,7 +39,7 @@ for (const [size, viewport] of [
       baseURL,
     }) => {
       test.setTimeout(90_000);
-      const model = `Xiaomi Listwell ${size} ${Date.now()}`;
+      const model = `Infinix Listwell ${size} ${Date.now()}`;
       await signInAsNewSeller(page, baseURL as string);
 
       // A mistyped IMEI is told beside its field before anything is sent.
@@ -47,7 +47,7 @@ for (const [size, viewport] of [
       await page.getByRole('button', { name: 'Add A Product' }).click();
       await expect(page.getByText('IMEI: a digit is mistyped')).toBeVisible();
 
-      await page.getByLabel('Category').selectOption({ label: 'Xiaomi' });
+      await page.getByLabel('Category').selectOption({ label: 'Infinix' });
       await page.getByLabel('Model name').fill(model);
       await page.getByLabel('RAM').selectOption('8 GB');
       await page.getByLabel('Storage').selectOption('128 GB');
