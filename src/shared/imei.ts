@@ -3,25 +3,12 @@
  * the last a Luhn check digit. Spaces, dashes and slashes between digit groups are allowed.
  */
 
+import { luhnValid } from './luhn';
+
 export const IMEI_LENGTH = 15;
 
 /** The digits of `typed` without the separators people type between groups. */
 export const imeiDigits = (typed: string): string => typed.replace(/[\s\-/.]/g, '');
-
-/** Whether the 15 digits end in the Luhn check digit of the first 14. */
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /** Why `typed` is not an IMEI, in the words of the form's label; null when it is one. */
 export function imeiProblem(typed: string): string | null {

@@ -73,6 +73,17 @@ describe('the catalog words', () => {
     expect((await search('q=withdrawal')).names).not.toContain('Moto Edge 40');
   });
 
+  it("a mistyped word stands for the likest words only: 'glaxy' is a Galaxy, not glass", async () => {
+    const seller = await createSeller(t.database.db);
+    await createProduct(t.database.db, seller, { modelName: 'Galaxy Z9', description: 'Boxed.' });
+    await createProduct(t.database.db, seller, {
+      modelName: 'Oppo Find Q',
+      description: 'A crack in the back glass.',
+    });
+    expect((await search('q=glaxy+z9')).names).toEqual(['Galaxy Z9']);
+    expect((await search('q=glaxy')).names).not.toContain('Oppo Find Q');
+  });
+
   it('a word of digits stays exact under close matches: a 12 does not find a 13', async () => {
     const seller = await createSeller(t.database.db);
     await createProduct(t.database.db, seller, { modelName: 'Nexora 13', description: 'z' });

@@ -1,7 +1,7 @@
 /** Accounts and phones made through the real API, as the client would, for browser tests. */
 import { type APIRequestContext, request } from '@playwright/test';
 import sharp from 'sharp';
-import { luhnValid } from '../../src/shared/imei';
+import { luhnValid } from '../../src/shared/luhn';
 
 export const API_PASSWORD = 'Made-By-Api1!';
 

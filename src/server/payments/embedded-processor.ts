@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { luhnValid } from '../../shared/luhn';
 import type { Db } from '../db/client';
 import { paymentIntents } from '../db/schema';
 import type { PaymentIntent, PaymentIntentStatus, PaymentProvider } from './payment-provider';
@@ -41,23 +42,10 @@ const DECLINES: Record<string, CardError> = {
   },
 };
 
-function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 /** Why a card cannot pay, or null when it can. */
 export function cardProblem(card: Card, now = new Date()): CardError | null {
   const number = card.number.replace(/[\s-]/g, '');
-  if (!/^\d{12,19}$/.test(number) || !passesLuhn(number)) {
+  if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
     return { type: 'card_error', code: 'invalid_number', message: 'Your card number is invalid.' };
   }
   const year = card.expYear < 100 ? 2000 + card.expYear : card.expYear;

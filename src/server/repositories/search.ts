@@ -56,7 +56,7 @@ const wordsAsTyped = (q: string): SQL =>
 /** The most words of the catalog that one mistyped word may stand for. */
 const CANDIDATES_PER_WORD = 5;
 /** How much less alike than the likest a word may be and still be one of those. */
-const CANDIDATE_MARGIN = 0.2;
+const CANDIDATE_MARGIN = 0.1;
 
 /**
  * A word loosely, as a full-text query: the catalog's words like it (pg_trgm's `<%`, word
@@ -73,14 +73,17 @@ async function wordLoosely(db: Db, word: string): Promise<SQL | null> {
   const found = await db
     .select({
       term: searchTerms.term,
-      similarity: sql<number>`word_similarity(${word}, ${searchTerms.term})::float8`,
+      // Word similarity (a word cut short scores high) plus the whole words' similarity, which
+      // breaks its ties: 'glaxy' is as word-like 'galaxy' as 'glass', but more like 'galaxy'.
+      similarity: sql<number>`(word_similarity(${word}, ${searchTerms.term}) + similarity(${word}, ${searchTerms.term}))::float8`,
     })
     .from(searchTerms)
     .where(sql`${word} <% ${searchTerms.term}`)
     .orderBy(sql`2 desc`, searchTerms.term)
     .limit(CANDIDATES_PER_WORD);
   // Only the words about as like it as the likest: a word typed whole ('withdrawn') does not
-  // also stand for a short word that merely shares its first letters ('with').
+  // also stand for a short word that merely shares its first letters ('with'), nor 'glaxy'
+  // for 'glass' beside 'galaxy'.
   const best = found[0]?.similarity ?? 0;
   const like = found.filter((f) => f.similarity >= best - CANDIDATE_MARGIN);
   if (like.length === 0) return null;

@@ -7,7 +7,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
 import type { CategoryCode } from '../../shared/constants';
-import { luhnValid } from '../../shared/imei';
+import { luhnValid } from '../../shared/luhn';
 import type { IdentityProvider } from '../auth/identity-provider';
 import { loadSecret } from '../auth/secrets';
 import type { Db } from '../db/client';
