@@ -73,6 +73,8 @@ export type Product = z.infer<typeof productSchema>;
 export const ownProductSchema = productSchema.extend({
   imei: z.string().nullable(),
   advertised: z.boolean(),
+  /** The admin blocked its IMEI as reported stolen: it cannot be relisted. */
+  imeiBlocked: z.boolean(),
 });
 export type OwnProduct = z.infer<typeof ownProductSchema>;
 

@@ -126,9 +126,14 @@ describe('blocking an IMEI', () => {
     expect(searched).not.toContain(live);
     expect(searched).toContain(unrelated);
     const own = (await call(otherSeller, 'GET', `/api/products?email=${otherSeller.email}`)).json();
+    // It says why, so My Products offers no Relist; the seller's other phone is not blocked.
     expect(own.find((p: { _id: string }) => p._id === live)).toMatchObject({
       status: 'withdrawn',
       imei,
+      imeiBlocked: true,
+    });
+    expect(own.find((p: { _id: string }) => p._id === unrelated)).toMatchObject({
+      imeiBlocked: false,
     });
   });
 

@@ -132,6 +132,7 @@ describe('Add A Product reads what people type', () => {
       timeUsed: 18,
       imei,
       advertised: false,
+      imeiBlocked: false,
       status: 'available',
     });
   });

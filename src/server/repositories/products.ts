@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { PaginationQuery, productEditSchema, productInputSchema } from '../../shared/api';
 import type { AdvertisedItem, OwnProduct, Product, RatingSummary } from '../../shared/entities';
 import type { Db, Tx } from '../db/client';
-import { advertisements, orders, products, ratings, users } from '../db/schema';
+import { advertisements, blockedImeis, orders, products, ratings, users } from '../db/schema';
 import type { ImeiVault, SealedImei } from '../imei/imei-vault';
 import { toCents, toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
@@ -156,6 +156,7 @@ function prepareLists(db: Db) {
         product: products,
         ...productSellerColumns(),
         advertised: sql<boolean>`exists (select 1 from ${advertisements} where ${advertisements.productId} = ${qualified(products.id)})`,
+        imeiBlocked: sql<boolean>`exists (select 1 from ${blockedImeis} where ${blockedImeis.imeiHash} = ${qualified(products.imeiHash)})`,
       })
       .from(products)
       .innerJoin(users, eq(users.email, products.sellerEmail))
@@ -223,6 +224,7 @@ export async function listOwnProducts(
       ...productOf(r),
       imei: r.product.imeiSealed === null ? null : vault.open(r.product.imeiSealed),
       advertised: r.advertised,
+      imeiBlocked: r.imeiBlocked,
     }),
   );
 }

@@ -76,4 +76,5 @@ export const SELLING_TEXT = {
   confirmWithdraw: 'Withdraw this phone? Buyers will no longer see it until you relist it.',
   relist: 'Relist',
   relisted: 'The phone is listed again.',
+  imeiBlocked: 'IMEI blocked: reported stolen, it cannot be listed.',
 } as const;

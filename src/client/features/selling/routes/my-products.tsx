@@ -85,9 +85,15 @@ export function MyProductsRoute() {
               <th scope="row">{i + 1}</th>
               <td {...cell(COLUMN.name, 'title')}>{p.modelName}</td>
               <td {...cell(COLUMN.price)}>{formatDollars(p.resellPrice)}</td>
-              <td {...cell(COLUMN.status)}>{STATUS_TEXT[p.status]}</td>
+              <td {...cell(COLUMN.status)}>
+                {STATUS_TEXT[p.status]}
+                {p.imeiBlocked && (
+                  <span className="block text-sm text-error">{SELLING_TEXT.imeiBlocked}</span>
+                )}
+              </td>
               <td {...cell(COLUMN.advertise, 'action')}>
-                {p.advertised ? (
+                {/* A withdrawn phone is on no page; relisted, its advertisement shows again. */}
+                {p.advertised && p.status === 'available' ? (
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="badge badge-info">{SELLING_TEXT.advertised}</span>
                     {can('product', p.status, 'stopAdvertising') && (
@@ -132,7 +138,7 @@ export function MyProductsRoute() {
                       <span className="sr-only"> {p.modelName}</span>
                     </button>
                   )}
-                  {can('product', p.status, 'relist') && (
+                  {can('product', p.status, 'relist') && !p.imeiBlocked && (
                     <button
                       type="button"
                       className="btn btn-sm btn-secondary"
