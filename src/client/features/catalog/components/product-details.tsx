@@ -21,11 +21,11 @@ export function PriceTag({ product, large = false }: { product: Product; large?:
         <span className="sr-only">Resale price </span>
         {formatDollars(product.resellPrice)}
       </span>
+      {/* Said in words, not only struck: beside the struck original price it must read apart. */}
       {product.previousPrice !== null && (
-        <del className={`font-semibold ${large ? 'text-lg' : 'text-base'}`}>
-          <span className="sr-only">{CATALOG_TEXT.was} </span>
-          {formatDollars(product.previousPrice)}
-        </del>
+        <span className={`font-semibold ${large ? 'text-lg' : 'text-base'}`}>
+          {CATALOG_TEXT.was} <del>{formatDollars(product.previousPrice)}</del>
+        </span>
       )}
       <del className={`opacity-70 ${large ? 'text-base' : 'text-sm'}`}>
         <span className="sr-only">Original price </span>
