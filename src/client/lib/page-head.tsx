@@ -2,7 +2,7 @@
  * A page's own `<title>`, description and, for the pages search engines index, its canonical
  * URL, Open Graph tags and JSON-LD. A page renders `<PageHead …/>` once; the server puts the
  * deepest one rendered into the HTML's `<head>` (entry-server.tsx, `headHtml`), and in the
- * browser it sets the document's title and description as the page changes.
+ * browser it sets the document's title, description and those tags as the page changes.
  */
 import { createContext, type ReactNode, useContext, useEffect } from 'react';
 
@@ -49,6 +49,31 @@ export function HeadCollector({
   return <HeadContext.Provider value={collect}>{children}</HeadContext.Provider>;
 }
 
+/**
+ * The head tags that belong to one page, beside the title and description: what `headHtml` adds
+ * for a canonical path, a picture, noindex or JSON-LD. The shell (index.html) has none of them.
+ */
+const PAGE_TAGS =
+  'link[rel="canonical"], meta[property^="og:"], meta[name="twitter:card"], meta[name="robots"], script[type="application/ld+json"]';
+
+/** The page tags last put into the document by `syncPageTags` (or by the server). */
+let appliedHead: string | undefined;
+
+/**
+ * Makes the document's page tags this page's: those of the page shown before it (the server's
+ * for the first page, or the last page's) go, this page's come. Inert: the JSON-LD is a data
+ * block, never run, and `headHtml` escaped every value.
+ */
+function syncPageTags(props: PageHeadProps): void {
+  const html = headHtml(props, window.location.origin);
+  if (html === appliedHead) return;
+  appliedHead = html;
+  for (const old of document.head.querySelectorAll(PAGE_TAGS)) old.remove();
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  document.head.append(...template.content.querySelectorAll(PAGE_TAGS));
+}
+
 export function PageHead(props: PageHeadProps) {
   const collect = useContext(HeadContext);
   // On the server, during render (effects do not run there).
@@ -56,9 +81,13 @@ export function PageHead(props: PageHeadProps) {
   const { title, description } = props;
   useEffect(() => {
     document.title = fullTitle(title);
-    if (description === undefined) return;
-    document.querySelector('meta[name="description"]')?.setAttribute('content', description);
+    document
+      .querySelector('meta[name="description"]')
+      ?.setAttribute('content', description ?? SITE_DESCRIPTION);
   }, [title, description]);
+  // After every render: the page's tags follow it as the visitor moves through the app (a
+  // function's JSON-LD is new at each render, so the tags are compared as HTML instead).
+  useEffect(() => syncPageTags(props));
   return null;
 }
 
