@@ -77,16 +77,29 @@ const THEMES = {
   dark: ['--blink-settings=preferredColorScheme=0'],
 } as const;
 
+/** A phone's own page (issue 18): the newest demo phone of the first brand, by its id. */
+async function phonePage(origin: string): Promise<{ path: string; label: string } | null> {
+  const res = await fetch(`${origin}/api/category/01?limit=1`);
+  const [phone] = res.ok ? ((await res.json()) as { _id: string }[]) : [];
+  return phone ? { path: `/product/${phone._id}`, label: '/product/:id' } : null;
+}
+
 export async function benchLighthouse(origin: string, chromiumPath: string): Promise<Figure[]> {
+  const phone = await phonePage(origin);
+  const pages = [
+    ...LIGHTHOUSE_PAGES.map((path) => ({ path, label: path })),
+    ...(phone ? [phone] : []),
+  ];
   const figures: Figure[] = [];
   for (const [theme, flags] of Object.entries(THEMES))
-    figures.push(...(await benchTheme(origin, chromiumPath, theme, flags)));
+    figures.push(...(await benchTheme(origin, chromiumPath, pages, theme, flags)));
   return figures;
 }
 
 async function benchTheme(
   origin: string,
   chromiumPath: string,
+  pages: { path: string; label: string }[],
   theme: string,
   themeFlags: readonly string[],
 ): Promise<Figure[]> {
@@ -97,7 +110,7 @@ async function benchTheme(
   const figures: Figure[] = [];
   const light = theme === 'light';
   try {
-    for (const page of LIGHTHOUSE_PAGES) {
+    for (const { path: page, label } of pages) {
       const runs: Run[] = [];
       for (let i = 0; i < RUNS; i++)
         runs.push(await withRetry(() => runOnce(`${origin}${page}`, chrome.port)));
@@ -105,7 +118,7 @@ async function benchTheme(
       const add = (name: string, value: number, unit: string, target?: Figure['target']) =>
         figures.push({
           section: light ? SECTION : `${SECTION}, dark theme`,
-          name: `${page} ${name}`,
+          name: `${label} ${name}`,
           value,
           unit,
           ...(target ? { target } : {}),
