@@ -361,6 +361,9 @@ describe('what a buyer sees of a listing (issue 19)', () => {
       });
       await db.insert(orders).values(
         orderValues(buyer, sold.id, {
+          productName: sold.modelName,
+          storage: sold.storage,
+          condition: sold.condition,
           priceCents: cents,
           status: 'paid',
           stage: 'completed',

@@ -55,6 +55,10 @@ for (const [size, viewport] of [
       await page.getByLabel('Battery (mAh)').fill('4,500 mAh');
       await page.getByLabel('Battery health (%)').fill('88%');
       await page.getByLabel('IMEI').fill(uniqueImei());
+      // The fair-price guide answers once model and storage are set (a new model: no sales yet).
+      await expect(
+        page.getByText('No sales of this model and storage in the last 90 days yet.'),
+      ).toBeVisible();
       await page.getByLabel('Resale price ($)').fill('1,200');
       await page.getByLabel('Original price ($)').fill('$1,500');
       await page.getByLabel('Time used (months)').fill('18 months');
@@ -110,6 +114,13 @@ for (const [size, viewport] of [
       await page.goto(`/product/${id}`);
       await expect(page.getByRole('heading', { level: 1, name: model })).toBeVisible();
       await expect(page.getByRole('main')).toContainText('$1100');
+      await expect(page.getByRole('main').getByText('was $1200')).toBeVisible();
+      // And its card on the brand's page: the drop, the old price struck after "was".
+      await page.goto('/category/03');
+      const card = page.getByRole('article', { name: model });
+      await expect(card).toContainText('$1100');
+      await expect(card.locator('del', { hasText: '$1200' })).toBeVisible();
+      await expect(card.getByText('was $1200')).toBeVisible();
 
       // Withdrawn: its page says so; relisted: for sale again.
       await page.goto('/dashboard/myproducts');

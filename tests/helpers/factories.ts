@@ -134,6 +134,8 @@ export async function createSale(
     .values(
       orderValues(buyer, product.id, {
         productName: product.modelName,
+        storage: product.storage,
+        condition: product.condition,
         priceCents,
         status: 'paid',
         stage,

@@ -134,8 +134,6 @@ export const products = pgTable(
       .on(t.imeiHash)
       .where(sql`${t.status} = 'available' and ${t.imeiHash} is not null`),
     index('products_imei_idx').on(t.imeiHash),
-    // The price guide: comparable phones by model and storage.
-    index('products_model_storage_idx').on(t.modelKey, t.storage),
     check('products_status_check', sql`${t.status} in ('available', 'sold', 'withdrawn')`),
     check(
       'products_battery_health_check',
@@ -253,6 +251,15 @@ export const orders = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /**
+     * What the price guide compares a sale by (issue 19), kept with the sale as its name is: the
+     * model as `products.model_key` normalises it, and the storage and condition at booking.
+     */
+    modelKey: text('model_key')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(regexp_replace(btrim(product_name), '[[:space:]]+', ' ', 'g'))`),
+    storage: text('storage'),
+    condition: text('condition'),
     /** When the sale ended without a handover (cancelled or expired) or was refunded. */
     endedAt: timestamp('ended_at', { withTimezone: true }),
     cancelledBy: text('cancelled_by', { enum: ['buyer', 'seller'] }),
@@ -266,6 +273,10 @@ export const orders = pgTable(
     index('orders_buyer_seq_idx').on(t.buyerId, t.seq.desc()),
     index('orders_seller_seq_idx').on(t.sellerId, t.seq.desc()),
     index('orders_product_idx').on(t.productId),
+    // The price guide and the cards' price note: a model and storage's completed sales by date.
+    index('orders_comparable_idx')
+      .on(t.modelKey, t.storage, t.completedAt)
+      .where(sql`${t.stage} = 'completed'`),
     index('orders_hold_idx').on(t.holdExpiresAt).where(sql`${t.stage} = 'paid'`),
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid')`),
     // The spec's status and the stage say the same about payment: unpaid exactly while booked.

@@ -196,6 +196,8 @@ export async function book(
     userName: caller.name,
     productId: product.id,
     productName: product.modelName,
+    storage: product.storage,
+    condition: product.condition,
     image: product.image,
     priceCents: product.resellPriceCents,
     location: input.location,

@@ -1,8 +1,9 @@
 /**
  * The fair-price guide (issue 19, decision 024): what phones like one sold for, from completed
- * sales of the last PRICE_GUIDE_DAYS days of the same model (`products.model_key`: lower case,
- * spaces collapsed) and storage, and of the same condition too when that condition alone has
- * PRICE_GUIDE_MIN_SALES of them. A sale's price is what its buyer paid (`orders.price_cents`).
+ * sales of the last PRICE_GUIDE_DAYS days of the same model (`model_key`: lower case, spaces
+ * collapsed) and storage, and of the same condition too when that condition alone has
+ * PRICE_GUIDE_MIN_SALES of them. A sale's price is what its buyer paid (`orders.price_cents`);
+ * its model, storage and condition are the order's own, kept at booking (migration 0009).
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -10,7 +11,7 @@ import type { priceGuideQuerySchema } from '../../shared/api';
 import { PRICE_GUIDE_DAYS, PRICE_GUIDE_MIN_SALES } from '../../shared/constants';
 import type { PriceGuide, Product } from '../../shared/entities';
 import type { Db } from '../db/client';
-import { orders, products } from '../db/schema';
+import { orders } from '../db/schema';
 import { toDollars } from './money';
 
 export type PriceNote = Product['priceNote'];
@@ -30,17 +31,14 @@ const countedSale = (sale: SQL) =>
  * query around it: null unless the phone is for sale and has PRICE_GUIDE_MIN_SALES comparable
  * completed sales; then `good` at or below their median, `high` above HIGH_PRICE_FACTOR times it.
  * Comparable as the guide counts them: the same condition when it has enough sales of its own,
- * else every condition. It runs once per card: the model and storage's phones by
- * products_model_storage_idx, then each one's orders by orders_product_idx. `offset 0` keeps the
- * orders a subquery per phone: flattened into a join, the planner of a small database hashes
- * every order of the table for each card (EXPLAIN on PGlite: 15 ms a card instead of well under
- * one). A sold or withdrawn phone does not run it at all (CASE evaluates lazily).
+ * else every condition. It runs once per card and reads only the comparable sales, by the
+ * orders' own model, storage and date (orders_comparable_idx): however many phones of one model
+ * are listed. A sold or withdrawn phone does not run it at all (CASE evaluates lazily).
  */
 export const priceNoteOf = () => {
-  const comparable = sql.raw('comparable');
   const sale = sql.raw('sale');
   const price = sql.raw('"products"."resell_price_cents"');
-  const sameCondition = sql`${comparable}.condition = "products"."condition"`;
+  const sameCondition = sql`${sale}.condition = "products"."condition"`;
   const median = sql`percentile_cont(0.5) within group (order by ${sale}.price_cents)`;
   const medianOfCondition = sql`${median} filter (where ${sameCondition})`;
   const noteAgainst = (m: SQL) => sql`case
@@ -51,14 +49,10 @@ export const priceNoteOf = () => {
       when count(*) filter (where ${sameCondition}) >= ${PRICE_GUIDE_MIN_SALES} then ${noteAgainst(medianOfCondition)}
       when count(*) >= ${PRICE_GUIDE_MIN_SALES} then ${noteAgainst(median)}
     end
-    from ${products} ${comparable}
-    cross join lateral (
-      select ${sale}.price_cents from ${orders} ${sale}
-      where ${sale}.product_id = ${comparable}.id and ${countedSale(sale)}
-      offset 0
-    ) ${sale}
-    where ${comparable}.model_key = "products"."model_key"
-      and ${comparable}.storage = "products"."storage") end)`;
+    from ${orders} ${sale}
+    where ${sale}.model_key = "products"."model_key"
+      and ${sale}.storage = "products"."storage"
+      and ${countedSale(sale)}) end)`;
 };
 
 /** The same normal form as the generated `products.model_key`, of a model name as typed. */
@@ -78,14 +72,12 @@ async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
 /** The guide for a phone like `query`: figures of its comparable sales and their prices. */
 export async function priceGuideFor(db: Db, query: PriceGuideQuery): Promise<PriceGuide> {
   const sale = sql.raw('sale');
-  const comparable = sql.raw('comparable');
   const condition = query.condition ?? null;
   const sales = sql`${orders} ${sale}
-    join ${products} ${comparable} on ${comparable}.id = ${sale}.product_id
-    where ${comparable}.model_key = ${modelKeyOf(query.modelName)}
-      and ${comparable}.storage = ${query.storage}
+    where ${sale}.model_key = ${modelKeyOf(query.modelName)}
+      and ${sale}.storage = ${query.storage}
       and ${countedSale(sale)}`;
-  const sameCondition = sql`${comparable}.condition = ${condition}`;
+  const sameCondition = sql`${sale}.condition = ${condition}`;
   const median = sql`percentile_cont(0.5) within group (order by ${sale}.price_cents)`;
   const [row] = await rowsOf<{
     n: number;

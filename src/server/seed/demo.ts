@@ -889,6 +889,8 @@ export async function seedDemo(
           userName: buyer.name,
           productId: ids[LISTINGS.length + k] ?? '',
           productName: phone.modelName,
+          storage: phone.storage,
+          condition: phone.condition,
           image: phone.image,
           priceCents,
           location: MEETING_PLACES[k % MEETING_PLACES.length] ?? 'Mall food court',
