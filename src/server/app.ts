@@ -31,6 +31,7 @@ import type { Database } from './db/client';
 import type { Sales } from './domain/order-process';
 import { startTimedWork } from './domain/timed-work';
 import { LocalImageStore } from './images/image-store';
+import { LoosePhotos } from './images/loose-photos';
 import { ImeiVault } from './imei/imei-vault';
 import { EmbeddedPaymentProvider } from './payments/embedded-processor';
 import type { PaymentProvider } from './payments/payment-provider';
@@ -61,6 +62,8 @@ declare module 'fastify' {
     config: Config;
     /** Hashes and seals listings' IMEIs (decision 024). */
     imeiVault: ImeiVault;
+    /** Notes and sweeps photos on no phone (decision 026). */
+    loosePhotos: LoosePhotos;
     /** Every route registered (method and full URL), for the authorization matrix's coverage. */
     routeList: ReadonlyArray<{ method: string; url: string }>;
   }
@@ -152,6 +155,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   await fastify.register(publicAnswersPlugin, { ttlMs: opts.config.PUBLIC_CACHE_MS });
   const services = opts.services ?? (await createServices(opts.config, opts.database));
   fastify.decorate('imeiVault', services.imeiVault);
+  const loosePhotos = new LoosePhotos(new LocalImageStore(uploadsDirOf(opts.config)));
+  fastify.decorate('loosePhotos', loosePhotos);
   await fastify.register(authPlugin, services);
   await fastify.register(openapiPlugin);
   await fastify.register(identityRoutes);
@@ -165,7 +170,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   // The timed work starts once the server listens and stops (finishing its round) on close.
   let timedWork: { stop: () => Promise<void> } | undefined;
   fastify.addHook('onListen', async () => {
-    timedWork ??= startTimedWork(sales, opts.config.TIMED_WORK_MS, (err) =>
+    timedWork ??= startTimedWork(sales, loosePhotos, opts.config.TIMED_WORK_MS, (err) =>
       fastify.log.error({ err }, 'timed work failed; retried next round'),
     );
   });
@@ -177,7 +182,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     async (api) => {
       await api.register(catalogRoutes);
       await api.register(usersRoutes);
-      await api.register(imagesRoutes, { store: new LocalImageStore(uploadsDirOf(opts.config)) });
+      await api.register(imagesRoutes, { loosePhotos });
       await api.register(productsRoutes);
       await api.register(priceGuideRoutes);
       await api.register(imeisRoutes);

@@ -134,6 +134,8 @@ export const products = pgTable(
       .on(t.imeiHash)
       .where(sql`${t.status} = 'available' and ${t.imeiHash} is not null`),
     index('products_imei_idx').on(t.imeiHash),
+    // Whether any phone still shows a photo, for the sweep of loose photos (images/loose-photos.ts).
+    index('products_photos_idx').using('gin', t.photos),
     check('products_status_check', sql`${t.status} in ('available', 'sold', 'withdrawn')`),
     check(
       'products_battery_health_check',
@@ -277,6 +279,7 @@ export const orders = pgTable(
     index('orders_comparable_idx')
       .on(t.modelKey, t.storage, t.completedAt)
       .where(sql`${t.stage} = 'completed'`),
+    index('orders_image_idx').on(t.image),
     index('orders_hold_idx').on(t.holdExpiresAt).where(sql`${t.stage} = 'paid'`),
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid')`),
     // The spec's status and the stage say the same about payment: unpaid exactly while booked.
@@ -385,6 +388,25 @@ export const bannedEmails = pgTable(
   (t) => [
     index('banned_emails_seq_idx').on(t.seq.desc()),
     check('banned_emails_reason_check', sql`${t.reason} in ('deleted', 'banned')`),
+  ],
+);
+
+/**
+ * Photos the embedded image host stored that may belong to no phone (issue 19, decision 026): each
+ * upload, and each photo a phone let go of (removed, or its phone deleted). Once `check_after` has
+ * passed, the sweep forgets a photo some phone or order shows, and removes the files of one none
+ * shows, keeping the row `swept_at` for a while so a form still naming it is told to add it again.
+ */
+export const loosePhotos = pgTable(
+  'loose_photos',
+  {
+    url: text('url').primaryKey(),
+    checkAfter: timestamp('check_after', { withTimezone: true }).notNull(),
+    sweptAt: timestamp('swept_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('loose_photos_due_idx').on(t.checkAfter).where(sql`${t.sweptAt} is null`),
+    index('loose_photos_swept_idx').on(t.sweptAt).where(sql`${t.sweptAt} is not null`),
   ],
 );
 

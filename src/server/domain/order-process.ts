@@ -27,6 +27,7 @@ import {
 import { TEXT } from '../../shared/texts';
 import type { Db, Tx } from '../db/client';
 import { blockedImeis, disputes, orders, payments, products, ratings, users } from '../db/schema';
+import type { LoosePhotos } from '../images/loose-photos';
 import type { ImeiVault } from '../imei/imei-vault';
 import type { PaymentProvider } from '../payments/payment-provider';
 import { settlePayment } from '../payments/settle';
@@ -279,13 +280,14 @@ export const IMEI_BLOCKED = 'IMEI: this phone was reported stolen and cannot be 
  */
 export async function listPhone(
   db: Db,
-  vault: ImeiVault,
+  { vault, photos }: { vault: ImeiVault; photos: LoosePhotos },
   caller: Caller,
   input: ProductInputData,
 ): Promise<string> {
   const { imei, ...fields } = input;
   const kept = imei === undefined ? undefined : vault.keep(imei);
   return db.transaction(async (tx) => {
+    await photos.keep(tx, fields.photos ?? [fields.image]);
     if (kept) {
       await lockImei(tx, kept.hash);
       if (await imeiBlocked(tx, kept.hash)) throw DomainError.conflict(IMEI_BLOCKED);
@@ -356,6 +358,7 @@ export async function advertise(db: Db, caller: Caller, productId: string): Prom
  */
 export async function setPhotos(
   db: Db,
+  loose: LoosePhotos,
   caller: Caller,
   productId: string,
   photos: string[],
@@ -366,8 +369,15 @@ export async function setPhotos(
       .from(products)
       .where(eq(products.id, productId))
       .for('update');
+    const { photos: before } = found(product, 'product');
     maySetPhotos(caller, found(product, 'product'));
+    await loose.keep(tx, photos);
     await updateProductPhotos(tx, productId, photos);
+    // A photo taken off the phone is removed a day later unless something still shows it.
+    await loose.note(
+      tx,
+      before.filter((url) => !photos.includes(url)),
+    );
   });
 }
 
@@ -481,7 +491,12 @@ export async function stopAdvertising(db: Db, caller: Caller, productId: string)
  * The seller (or an admin) takes a phone off the market; orders keep their own record. A phone
  * with a sale in progress (paid, not yet handed over) stays until that sale is cancelled.
  */
-export async function deleteListing(db: Db, caller: Caller, productId: string): Promise<number> {
+export async function deleteListing(
+  db: Db,
+  loose: LoosePhotos,
+  caller: Caller,
+  productId: string,
+): Promise<number> {
   const product = found(await findProduct(db, productId), 'product');
   mayDelete(caller, product);
   return db.transaction(async (tx) => {
@@ -502,6 +517,7 @@ export async function deleteListing(db: Db, caller: Caller, productId: string): 
       throw DomainError.conflict(
         'This phone has a sale in progress; cancel the sale in My Sales before deleting it',
       );
+    await loose.note(tx, product.photos);
     return deleteProduct(tx, product.id);
   });
 }

@@ -1,9 +1,10 @@
 /**
- * The timed work of the order process: holds past their deadline are released, and money steps a
- * crash or a provider outage left unfinished are asked again. Each round is a sweep of what is
+ * The timed work: holds past their deadline are released, money steps a crash or a provider
+ * outage left unfinished are asked again, and photos on no phone for a day are removed. Each round is a sweep of what is
  * due, so it catches up after downtime by itself, and each sale changes once whichever server's
  * round reaches it first (rows are locked and their stage checked; see decision 022).
  */
+import type { LoosePhotos } from '../images/loose-photos';
 import { settlePayment, unsettledPayments } from '../payments/settle';
 import { expireHolds, type Sales } from './order-process';
 
@@ -23,9 +24,10 @@ export async function runTimedWork(sales: Sales, now = new Date()) {
   return { expired, settled };
 }
 
-/** Runs a round now and every `everyMs`, one at a time; `stop` waits for a round under way. */
+/** Runs a round (and a sweep of loose photos) now and every `everyMs`, one at a time; `stop` waits for a round under way. */
 export function startTimedWork(
   sales: Sales,
+  photos: LoosePhotos,
   everyMs: number,
   onError: (err: unknown) => void,
 ): { stop: () => Promise<void> } {
@@ -33,7 +35,10 @@ export function startTimedWork(
   let stopped = false;
   const round = () => {
     if (stopped) return;
-    running = runTimedWork(sales).catch(onError);
+    running = runTimedWork(sales)
+      .catch(onError)
+      .then(() => photos.sweep(sales.db))
+      .catch(onError);
   };
   const timer = setInterval(() => {
     void running.then(round);

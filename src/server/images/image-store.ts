@@ -3,7 +3,7 @@
  * metadata (EXIF, GPS), fixes orientation and stores WebP variants under content-hash names.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { access, mkdir, rename, writeFile } from 'node:fs/promises';
+import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { IMAGE_DEFAULT_WIDTH, IMAGE_WIDTHS } from '../../shared/constants';
@@ -11,6 +11,12 @@ import { IMAGE_DEFAULT_WIDTH, IMAGE_WIDTHS } from '../../shared/constants';
 export interface ImageStore {
   /** Stores an image and answers the URL of its default-size variant. */
   save(bytes: Buffer): Promise<{ url: string }>;
+  /** The URL `save` answers for these bytes, before (or without) storing them. */
+  urlOf(bytes: Buffer): string;
+  /** Whether `url` is one of this store's images (others are hosts it cannot look into). */
+  owns(url: string): boolean;
+  /** Removes every variant of the image of `url`; nothing happens when there is none. */
+  remove(url: string): Promise<void>;
 }
 
 export class InvalidImageError extends Error {}
@@ -46,7 +52,7 @@ export class LocalImageStore implements ImageStore {
     if (!format || !ACCEPTED_FORMATS.has(format) || (format === 'svg' && !this.options.allowSvg)) {
       throw new InvalidImageError('The file is not a JPEG, PNG or WebP image.');
     }
-    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+    const hash = hashOf(bytes);
     const missing: { width: number; file: string }[] = [];
     for (const width of IMAGE_WIDTHS) {
       const file = path.join(this.dir, variantName(hash, width));
@@ -71,7 +77,29 @@ export class LocalImageStore implements ImageStore {
     }
     return { url: variantUrl(hash, IMAGE_DEFAULT_WIDTH) };
   }
+
+  urlOf(bytes: Buffer): string {
+    return variantUrl(hashOf(bytes), IMAGE_DEFAULT_WIDTH);
+  }
+
+  owns(url: string): boolean {
+    return hashOfUrl(url) !== null;
+  }
+
+  async remove(url: string): Promise<void> {
+    const hash = hashOfUrl(url);
+    if (hash === null) return;
+    for (const width of IMAGE_WIDTHS) {
+      await rm(path.join(this.dir, variantName(hash, width)), { force: true });
+    }
+  }
 }
+
+const hashOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+
+const OWN_URL = /^\/images\/([0-9a-f]{32})-\d+\.webp$/;
+/** The content hash in one of our image URLs (any of its widths), or null for another host's. */
+const hashOfUrl = (url: string): string | null => OWN_URL.exec(url)?.[1] ?? null;
 
 /** One WebP variant: upright, at most `width` wide, re-encoded so nothing of the upload survives but pixels. */
 const encode = (input: Sharp, width: number): Promise<Buffer> =>

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { priceGuideQuerySchema } from '../../shared/api';
 import { PRICE_GUIDE_DAYS, PRICE_GUIDE_MIN_SALES } from '../../shared/constants';
 import type { PriceGuide, Product } from '../../shared/entities';
-import type { Db } from '../db/client';
+import { type Db, rowsOf } from '../db/client';
 import { orders } from '../db/schema';
 import { toDollars } from './money';
 
@@ -62,12 +62,6 @@ const modelKeyOf = (modelName: string) =>
 type PriceGuideQuery = z.output<typeof priceGuideQuerySchema>;
 
 type Figures = { n: number; median: number | null; low: number | null; high: number | null };
-
-/** Rows of a raw query, on PGlite and PostgreSQL alike. */
-async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
 
 /** The guide for a phone like `query`: figures of its comparable sales and their prices. */
 export async function priceGuideFor(db: Db, query: PriceGuideQuery): Promise<PriceGuide> {

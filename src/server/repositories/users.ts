@@ -5,6 +5,7 @@ import { USER_STATUS_VERIFIED } from '../../shared/constants';
 import type { User } from '../../shared/entities';
 import type { Db } from '../db/client';
 import { authSessions, authUsers, orders, products, users } from '../db/schema';
+import type { LoosePhotos } from '../images/loose-photos';
 import { banEmail } from './bans';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
 
@@ -160,15 +161,21 @@ export async function listUsers(
  */
 export async function deleteAccount(
   db: Db,
+  loose: Pick<LoosePhotos, 'note'>,
   user: typeof users.$inferSelect,
   reason: 'deleted' | 'banned' = 'deleted',
 ): Promise<number> {
   return db.transaction(async (tx) => {
     await banEmail(tx as unknown as Db, user.email, reason);
     const owned = await tx
-      .select({ id: products.id })
+      .select({ id: products.id, photos: products.photos })
       .from(products)
       .where(eq(products.sellerEmail, user.email));
+    // Their phones' photos go a day later, unless an order still shows one.
+    await loose.note(
+      tx,
+      owned.flatMap((p) => p.photos),
+    );
     if (owned.length > 0) {
       const ids = owned.map((p) => p.id);
       await tx

@@ -1,10 +1,12 @@
 /** The embedded image host: POST /api/images (multipart field `image`) from a signed-in seller. */
 import multipart from '@fastify/multipart';
 import { DomainError } from '../domain/domain-error';
-import { type ImageStore, InvalidImageError, MAX_IMAGE_BYTES } from '../images/image-store';
+import { InvalidImageError, MAX_IMAGE_BYTES } from '../images/image-store';
+import type { LoosePhotos } from '../images/loose-photos';
 import { contractRoutes } from './contract-routes';
 
-export default contractRoutes<{ store: ImageStore }>(async (route, app, { store }) => {
+export default contractRoutes<{ loosePhotos: LoosePhotos }>(async (route, app, { loosePhotos }) => {
+  const { store } = loosePhotos;
   await app.register(multipart, {
     limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 },
   });
@@ -32,6 +34,8 @@ export default contractRoutes<{ store: ImageStore }>(async (route, app, { store 
         throw DomainError.badRequest('image: the form could not be read; send the photo again');
       }
       if (!bytes) throw DomainError.badRequest('image: a photo in the field "image" is required');
+      // Noted before it is stored: a photo no phone takes within a day is removed again.
+      await loosePhotos.note(app.db, [store.urlOf(bytes)]);
       try {
         const { url } = await store.save(bytes);
         return { success: true, data: { url } };

@@ -49,7 +49,12 @@ export default contractRoutes((route, app) => {
   route('addProduct', async (request) => {
     assertPhotosIssued('image', [request.body.image]);
     assertPhotosIssued('photos', request.body.photos ?? []);
-    const insertedId = await listPhone(app.db, app.imeiVault, callerOf(request), request.body);
+    const insertedId = await listPhone(
+      app.db,
+      { vault: app.imeiVault, photos: app.loosePhotos },
+      callerOf(request),
+      request.body,
+    );
     return { acknowledged: true, insertedId };
   });
 
@@ -63,12 +68,18 @@ export default contractRoutes((route, app) => {
   });
 
   route('deleteProduct', async (request) => ({
-    deletedCount: await deleteListing(app.db, callerOf(request), request.query.id),
+    deletedCount: await deleteListing(app.db, app.loosePhotos, callerOf(request), request.query.id),
   }));
 
   route('setProductPhotos', async (request) => {
     assertPhotosIssued('photos', request.body.photos);
-    await setPhotos(app.db, callerOf(request), request.params.id, request.body.photos);
+    await setPhotos(
+      app.db,
+      app.loosePhotos,
+      callerOf(request),
+      request.params.id,
+      request.body.photos,
+    );
     return { acknowledged: true };
   });
 

@@ -51,7 +51,7 @@ export default contractRoutes((route, app) => {
     const row = await findUserById(app.db, request.query.id);
     if (!row) throw DomainError.notFound('No such account');
     if (await isAdmin(row.email)) throw DomainError.forbidden('An admin account cannot be deleted');
-    return { deletedCount: await deleteAccount(app.db, row) };
+    return { deletedCount: await deleteAccount(app.db, app.loosePhotos, row) };
   });
 
   route('listBans', async (request, reply) =>
@@ -63,7 +63,9 @@ export default contractRoutes((route, app) => {
     const account = await findUserByEmail(app.db, email);
     if (await isAdmin(email)) throw DomainError.forbidden('An admin account cannot be banned');
     // The account goes with the ban (sessions, tokens, listings; paid records stay).
-    const deletedCount = account ? await deleteAccount(app.db, account, 'banned') : 0;
+    const deletedCount = account
+      ? await deleteAccount(app.db, app.loosePhotos, account, 'banned')
+      : 0;
     if (!account) await removeIdentity(app.db, email);
     await banEmail(app.db, email, 'banned');
     return { acknowledged: true, deletedCount };
