@@ -75,7 +75,7 @@ for (const [size, viewport] of [
 
       await expect(page.getByText('Product uploaded sucessfully')).toBeVisible();
       await expect(page).toHaveURL(/\/dashboard\/myproducts$/);
-      await expect(rowOf(page, model)).toContainText('$1200');
+      await expect(rowOf(page, model)).toContainText('$1,200');
       await expect(rowOf(page, model)).toContainText('Available');
 
       // The edit form shows what was stored, normalised; the price goes down.
@@ -92,7 +92,7 @@ for (const [size, viewport] of [
       await page.getByRole('button', { name: 'Save changes' }).click();
       await expect(page.getByText('Changes saved.')).toBeVisible();
       await expect(page).toHaveURL(/\/dashboard\/myproducts$/);
-      await expect(rowOf(page, model)).toContainText('$1100');
+      await expect(rowOf(page, model)).toContainText('$1,100');
 
       // Advertised, it says so instead of offering Avertise again.
       await rowOf(page, model)
@@ -113,14 +113,14 @@ for (const [size, viewport] of [
       const id = /myproducts\/([^/]+)\/edit/.exec(editHref ?? '')?.[1];
       await page.goto(`/product/${id}`);
       await expect(page.getByRole('heading', { level: 1, name: model })).toBeVisible();
-      await expect(page.getByRole('main')).toContainText('$1100');
-      await expect(page.getByRole('main').getByText('was $1200')).toBeVisible();
+      await expect(page.getByRole('main')).toContainText('$1,100');
+      await expect(page.getByRole('main').getByText('was $1,200')).toBeVisible();
       // And its card on the brand's page: the drop, the old price struck after "was".
       await page.goto('/category/03');
       const card = page.getByRole('article', { name: model });
-      await expect(card).toContainText('$1100');
-      await expect(card.locator('del', { hasText: '$1200' })).toBeVisible();
-      await expect(card.getByText('was $1200')).toBeVisible();
+      await expect(card).toContainText('$1,100');
+      await expect(card.locator('del', { hasText: '$1,200' })).toBeVisible();
+      await expect(card.getByText('was $1,200')).toBeVisible();
 
       // Withdrawn: its page says so; relisted: for sale again.
       await page.goto('/dashboard/myproducts');

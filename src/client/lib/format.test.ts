@@ -8,6 +8,8 @@ describe('format', () => {
   it('shows dollars with a sign, cents only when present', () => {
     expect(formatDollars(949)).toBe('$949');
     expect(formatDollars(450.5)).toBe('$450.50');
+    expect(formatDollars(1200)).toBe('$1,200');
+    expect(formatDollars(12345.5)).toBe('$12,345.50');
   });
   it("shows the storage value '1 GTB' as 1 TB", () => {
     expect(storageLabel('1 GTB')).toBe('1 TB');

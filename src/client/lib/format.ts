@@ -12,9 +12,12 @@ export const formatDateTime = (iso: string): string => dateAndTime.format(new Da
 export const formatRating = ({ average, count }: { average: number | null; count: number }) =>
   average === null || count === 0 ? null : `★ ${average.toFixed(1)} (${count})`;
 
-/** Dollars with a dollar sign, cents only when there are any: $949, $12.50. */
+const wholeDollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const dollarsAndCents = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 });
+
+/** Dollars with a dollar sign and thousands separators, cents only when there are any: $949, $1,200, $12.50. */
 export const formatDollars = (amount: number): string =>
-  `$${Number.isInteger(amount) ? amount : amount.toFixed(2)}`;
+  `$${(Number.isInteger(amount) ? wholeDollars : dollarsAndCents).format(amount)}`;
 
 /** The API's storage value '1 GTB' reads '1 TB'. */
 export const storageLabel = (storage: string): string => (storage === '1 GTB' ? '1 TB' : storage);

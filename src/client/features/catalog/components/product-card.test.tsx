@@ -59,7 +59,7 @@ describe('ProductCard', () => {
     ).toHaveTextContent('Resale price $829.50');
     expect(
       within(card).getByText('Original price', { exact: false }).parentElement,
-    ).toHaveTextContent('Original price $1199');
+    ).toHaveTextContent('Original price $1,199');
   });
 
   it("links its title to the phone's page and the seller's name to the seller's page", () => {
@@ -163,12 +163,12 @@ describe('ProductCard', () => {
         <ProductCard product={{ ...product, previousPrice: 899 }} />,
       );
       const struck = [...container.querySelectorAll('del')].map((d) => d.textContent);
-      expect(struck).toEqual(['$899', 'Original price $1199']);
+      expect(struck).toEqual(['$899', 'Original price $1,199']);
       expect(container.querySelector('del')?.parentElement).toHaveTextContent('was $899');
       expect(container.querySelector('del')?.parentElement).not.toHaveClass('sr-only');
       rerender(<ProductCard product={product} />);
       expect([...container.querySelectorAll('del')].map((d) => d.textContent)).toEqual([
-        'Original price $1199',
+        'Original price $1,199',
       ]);
     });
 
