@@ -141,9 +141,14 @@ test('a buyer pays with a test card, sees the transaction id and "paid", and the
   await expect(page.getByText(/Transaction id: pi_/)).toBeVisible();
 
   await page.goto('/dashboard/myorders');
-  await expect(
-    page.getByRole('row').filter({ hasText: model }).getByText('paid', { exact: true }),
-  ).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: model });
+  await expect(row.getByText('paid', { exact: true })).toBeVisible();
+  // A paid order is no longer deleted; its Action opens the sale, where it is handed over.
+  await expect(row.getByRole('button', { name: /Delete/ })).toHaveCount(0);
+  await expect(row.getByRole('link', { name: /^Open the sale/ })).toHaveAttribute(
+    'href',
+    /\/dashboard\/orders\/[0-9a-f-]{36}$/,
+  );
   await page.goto('/category/04');
   const card = page.getByRole('article', { name: model });
   await expect(card.getByText('Sold', { exact: true })).toBeVisible();

@@ -7,6 +7,8 @@ import type { OrderStage } from '@shared/order-process';
 export const BUYING_TEXT = {
   soldElsewhere: 'Sold to another buyer',
   phonePage: "The phone's page",
+  /** A paid order's action: its sale, where it is handed over, cancelled or reported. */
+  openSale: 'Open the sale',
   /** Where a paid order is now, under the spec's 'paid'. */
   stage: {
     booked: 'Booked',

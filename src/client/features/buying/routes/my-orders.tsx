@@ -100,10 +100,17 @@ export function MyOrdersRoute() {
                 )}
               </td>
               {/* Only a booked order is deleted (its cancel); a paid one is kept with its
-                  payment, and is cancelled as a sale from its own page. */}
+                  payment, and is handed over, cancelled or reported from its own page. */}
               <td {...cell(COLUMN.action, 'action')}>
-                {o.stage === 'booked' && can('order', o.stage, 'cancel') && (
-                  <DeleteButton what={o.productName} onClick={() => deletion.ask(o._id)} />
+                {o.stage === 'booked' ? (
+                  can('order', o.stage, 'cancel') && (
+                    <DeleteButton what={o.productName} onClick={() => deletion.ask(o._id)} />
+                  )
+                ) : (
+                  <Link to={`/dashboard/orders/${o._id}`} className="btn btn-outline btn-sm">
+                    {BUYING_TEXT.openSale}
+                    <span className="sr-only">: {o.productName}</span>
+                  </Link>
                 )}
               </td>
             </tr>
