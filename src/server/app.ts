@@ -29,10 +29,12 @@ import { loadSecret } from './auth/secrets';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Sales } from './domain/order-process';
-import { startTimedWork } from './domain/timed-work';
+import { runTimedWork, startTimedWork } from './domain/timed-work';
 import { LocalImageStore } from './images/image-store';
 import { LoosePhotos } from './images/loose-photos';
 import { ImeiVault } from './imei/imei-vault';
+import { Outbox } from './mail/outbox';
+import { fileTransport, type MailTransport, smtpTransport } from './mail/transport';
 import { EmbeddedPaymentProvider } from './payments/embedded-processor';
 import type { PaymentProvider } from './payments/payment-provider';
 import { StripePaymentProvider } from './payments/stripe-provider';
@@ -64,6 +66,8 @@ declare module 'fastify' {
     imeiVault: ImeiVault;
     /** Notes and sweeps photos on no phone (decision 026). */
     loosePhotos: LoosePhotos;
+    /** Mail waiting to leave (decision 027). */
+    outbox: Outbox;
     /** Every route registered (method and full URL), for the authorization matrix's coverage. */
     routeList: ReadonlyArray<{ method: string; url: string }>;
   }
@@ -71,6 +75,7 @@ declare module 'fastify' {
 
 export type AppServices = {
   identity: IdentityProvider;
+  outbox: Outbox;
   imeiVault: ImeiVault;
   accessTokens: AccessTokens;
   adminEmails: ReadonlySet<string>;
@@ -100,13 +105,21 @@ export async function createServices(config: Config, database: Database): Promis
   // Admin only once the owner proved the address (decision 017); the demo admin is admin by its
   // own record, in the database whose seed created it.
   const adminEmails = new Set(config.ADMIN_EMAILS);
+  const outbox = new Outbox(database.db, mailTransportOf(config));
   return {
-    identity: createIdentityProvider(database.db, config, authSecret),
+    identity: createIdentityProvider(database.db, config, authSecret, outbox),
+    outbox,
     imeiVault: new ImeiVault(imeiKey),
     accessTokens: new AccessTokens(jwtSecret),
     adminEmails,
     payments: paymentProviderOf(config, database),
   };
+}
+
+/** SMTP when it is configured, otherwise every mail kept as a file under DATA_DIR/mail. */
+function mailTransportOf(config: Config): MailTransport {
+  if (config.SMTP_URL && config.MAIL_FROM) return smtpTransport(config.SMTP_URL, config.MAIL_FROM);
+  return fileTransport(path.join(config.DATA_DIR, 'mail'));
 }
 
 /** Stripe when its keys are set, otherwise the embedded test-mode processor. */
@@ -157,6 +170,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   fastify.decorate('imeiVault', services.imeiVault);
   const loosePhotos = new LoosePhotos(new LocalImageStore(uploadsDirOf(opts.config)));
   fastify.decorate('loosePhotos', loosePhotos);
+  fastify.decorate('outbox', services.outbox);
+  services.outbox.log = fastify.log;
   await fastify.register(authPlugin, services);
   await fastify.register(openapiPlugin);
   await fastify.register(identityRoutes);
@@ -170,12 +185,20 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   // The timed work starts once the server listens and stops (finishing its round) on close.
   let timedWork: { stop: () => Promise<void> } | undefined;
   fastify.addHook('onListen', async () => {
-    timedWork ??= startTimedWork(sales, loosePhotos, opts.config.TIMED_WORK_MS, (err) =>
-      fastify.log.error({ err }, 'timed work failed; retried next round'),
+    timedWork ??= startTimedWork(
+      [
+        () => runTimedWork(sales),
+        () => loosePhotos.sweep(sales.db),
+        () => services.outbox.deliver(),
+      ],
+      opts.config.TIMED_WORK_MS,
+      (err) => fastify.log.error({ err }, 'timed work failed; retried next round'),
     );
   });
   fastify.addHook('onClose', async () => {
     await timedWork?.stop();
+    await services.outbox.idle();
+    services.outbox.transport.close();
   });
 
   await fastify.register(

@@ -148,6 +148,22 @@ const envSchema = z
     STRIPE_API_URL: z
       .url({ error: 'must be an absolute http(s) URL' })
       .default('https://api.stripe.com'),
+    /**
+     * With MAIL_FROM, mail goes out through this SMTP server (smtp:// or smtps://, user and
+     * password in the URL); unset, every mail is kept as a file under DATA_DIR/mail.
+     */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** The sender of every mail, an address or 'Name <address>'. */
+    MAIL_FROM: z
+      .string()
+      .regex(
+        /^([^<>\r\n]+<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+        'must be an address or Name <address>',
+      )
+      .optional(),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     /** The OpenID Connect issuer standing for Google (tests point it at a local provider). */
@@ -156,6 +172,12 @@ const envSchema = z
       .default('https://accounts.google.com'),
   })
   .superRefine((env, ctx) => {
+    // Mail through SMTP needs both: where to send it and whom it is from.
+    if ((env.SMTP_URL === undefined) !== (env.MAIL_FROM === undefined)) {
+      const missing = env.SMTP_URL === undefined ? 'SMTP_URL' : 'MAIL_FROM';
+      const given = missing === 'SMTP_URL' ? 'MAIL_FROM' : 'SMTP_URL';
+      ctx.addIssue({ code: 'custom', path: [missing], message: `is required with ${given}` });
+    }
     // Half a Stripe setup would take money without recording it (no webhook) or not at all.
     const set = stripeVariables.filter((name) => env[name] !== undefined);
     if (set.length === 0 || set.length === stripeVariables.length) return;

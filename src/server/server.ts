@@ -52,7 +52,11 @@ async function main(): Promise<void> {
     );
   }
   const shown = config.PUBLIC_URL ?? address.replace(/\/\/(0\.0\.0\.0|\[::\])/, '//localhost');
-  const lines = [`Used-phone marketplace is running at ${shown}`, `  database: ${database.kind}`];
+  const lines = [
+    `Used-phone marketplace is running at ${shown}`,
+    `  database: ${database.kind}`,
+    `  mail: ${services.outbox.transport.description}`,
+  ];
   // Only the demo accounts this database has (the seed runs on an empty database only).
   const demo = config.SEED_DEMO ? await demoAccountsPresent(database.db) : [];
   if (demo.length > 0) {

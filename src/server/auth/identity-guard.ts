@@ -133,6 +133,18 @@ export function createIdentityGuard(db: Db, limits: IdentityLimits) {
       }
       return { context: { body: { ...body, email } } };
     }
+    if (ctx.path === '/reset-password') {
+      // A new password follows the rules a first one does.
+      const problem = passwordProblem(
+        typeof body?.newPassword === 'string' ? body.newPassword : '',
+      );
+      if (problem) throw fail('BAD_REQUEST', 'WEAK_PASSWORD', problem);
+      return;
+    }
+    if (ctx.path === '/request-password-reset' || ctx.path === '/send-verification-email') {
+      // The address checked before anything is looked up or kept about it.
+      return { context: { body: { ...body, email: checkedEmail(body) } } };
+    }
     if (ctx.path === '/update-user' && body && 'name' in body) {
       return { context: { body: { ...body, name: checkedName(body.name) } } };
     }

@@ -10,6 +10,8 @@ import { PASSWORD_MIN_LENGTH } from '../../shared/constants';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema';
+import { resetPasswordMail, verifyEmailMail } from '../mail/messages';
+import type { Outbox, OutgoingMail } from '../mail/outbox';
 import { identityExists } from '../repositories/users';
 import { CLIENT_ADDRESS_HEADER, createIdentityGuard } from './identity-guard';
 
@@ -17,7 +19,7 @@ export type Identity = {
   uid: string;
   email: string;
   name: string;
-  /** Whether the owner proved the address (Google's verified e-mail; no mail is sent yet). */
+  /** Whether the owner proved the address (Google's verified e-mail, or our mail's link). */
   emailVerified: boolean;
 };
 
@@ -45,7 +47,27 @@ export const AUTH_BASE_PATH = '/api/auth';
  */
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'].flatMap((h) => [h, `${h}:*`]);
 
-export function createIdentityProvider(db: Db, config: Config, secret: string): IdentityProvider {
+/** Mails of one kind an address gets in an hour at most: a reset asked for again and again is no flood. */
+const MAILS_PER_HOUR = 3;
+
+export function createIdentityProvider(
+  db: Db,
+  config: Config,
+  secret: string,
+  outbox: Outbox,
+): IdentityProvider {
+  // Identities the server makes itself (the demo's, the operator's) are not sent a welcome.
+  const quiet = new Set<string>();
+  /** Writes a mail for the outbox unless the address had its hourly share of this kind. */
+  const mailUnlessFlooded = async (mail: OutgoingMail) => {
+    const since = new Date(Date.now() - 60 * 60 * 1000);
+    if ((await outbox.countSince(mail.to, mail.kind, since)) >= MAILS_PER_HOUR) {
+      outbox.log.warn({ kind: mail.kind }, 'mail not written: this address had its hourly share');
+      return;
+    }
+    await outbox.enqueue(db, [mail]);
+    outbox.kick();
+  };
   const googleEnabled = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
   const issuer = config.GOOGLE_ISSUER.replace(/\/$/, '');
   const guard = createIdentityGuard(db, {
@@ -81,6 +103,21 @@ export function createIdentityProvider(db: Db, config: Config, secret: string): 
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: 128,
       password: guard.password,
+      sendResetPassword: async ({ user, url }) => {
+        await mailUnlessFlooded(resetPasswordMail(user.email, user.name, url));
+      },
+      resetPasswordTokenExpiresIn: 60 * 60,
+      // A new password signs every device out: whoever knew the old one is out too.
+      revokeSessionsOnPasswordReset: true,
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 60 * 60 * 24,
+      sendVerificationEmail: async ({ user, url }) => {
+        if (quiet.has(user.email.toLowerCase())) return;
+        await mailUnlessFlooded(verifyEmailMail(user.email, user.name, url));
+      },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     hooks: guard.hooks,
@@ -164,8 +201,14 @@ export function createIdentityProvider(db: Db, config: Config, secret: string): 
       return session ? { ...toIdentity(session.user), sessionId: session.session.id } : null;
     },
     async createIdentity(input) {
-      const result = await auth.api.signUpEmail({ body: input });
-      return toIdentity(result.user);
+      const email = input.email.toLowerCase();
+      quiet.add(email);
+      try {
+        const result = await auth.api.signUpEmail({ body: input });
+        return toIdentity(result.user);
+      } finally {
+        quiet.delete(email);
+      }
     },
     exists: (email) => identityExists(db, email),
   };

@@ -11,6 +11,7 @@ import {
   customType,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -407,6 +408,38 @@ export const loosePhotos = pgTable(
   (t) => [
     index('loose_photos_due_idx').on(t.checkAfter).where(sql`${t.sweptAt} is null`),
     index('loose_photos_swept_idx').on(t.sweptAt).where(sql`${t.sweptAt} is not null`),
+  ],
+);
+
+/**
+ * Mail waiting to leave, and mail sent (issue 20, decision 027): written in the transaction of
+ * what it tells, then handed to the transport by whichever server's delivery claims it first
+ * (`next_attempt_at` moves ahead as a lease while a send is under way, so a crash mid-send
+ * retries it). Kept a month after it is sent or given up.
+ */
+export const outboxMails = pgTable(
+  'outbox_mails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toAddress: text('to_address').notNull(),
+    /** What it is about (reset-password, verify-email, a notification's kind). */
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    gaveUpAt: timestamp('gave_up_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('outbox_mails_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null and ${t.gaveUpAt} is null`),
+    index('outbox_mails_to_kind_idx').on(t.toAddress, t.kind, t.createdAt),
   ],
 );
 

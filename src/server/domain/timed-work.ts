@@ -1,10 +1,10 @@
 /**
- * The timed work: holds past their deadline are released, money steps a crash or a provider
- * outage left unfinished are asked again, and photos on no phone for a day are removed. Each round is a sweep of what is
+ * The timed work of the order process: holds past their deadline are released, and money steps a
+ * crash or a provider outage left unfinished are asked again; app.ts runs it in one round with
+ * the other due work (photos on no phone, mail to send). Each round is a sweep of what is
  * due, so it catches up after downtime by itself, and each sale changes once whichever server's
  * round reaches it first (rows are locked and their stage checked; see decision 022).
  */
-import type { LoosePhotos } from '../images/loose-photos';
 import { settlePayment, unsettledPayments } from '../payments/settle';
 import { expireHolds, type Sales } from './order-process';
 
@@ -24,10 +24,12 @@ export async function runTimedWork(sales: Sales, now = new Date()) {
   return { expired, settled };
 }
 
-/** Runs a round (and a sweep of loose photos) now and every `everyMs`, one at a time; `stop` waits for a round under way. */
+/**
+ * Runs the jobs of a round now and every `everyMs`, one round at a time, each job's failure
+ * reported on its own; `stop` waits for a round under way.
+ */
 export function startTimedWork(
-  sales: Sales,
-  photos: LoosePhotos,
+  jobs: ReadonlyArray<() => Promise<unknown>>,
   everyMs: number,
   onError: (err: unknown) => void,
 ): { stop: () => Promise<void> } {
@@ -35,10 +37,10 @@ export function startTimedWork(
   let stopped = false;
   const round = () => {
     if (stopped) return;
-    running = runTimedWork(sales)
-      .catch(onError)
-      .then(() => photos.sweep(sales.db))
-      .catch(onError);
+    running = jobs.reduce<Promise<unknown>>(
+      (previous, job) => previous.then(() => job().catch(onError)),
+      Promise.resolve(),
+    );
   };
   const timer = setInterval(() => {
     void running.then(round);

@@ -10,6 +10,7 @@ import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CATEGORY_CODES } from '../../shared/constants';
 import { DomainError } from '../domain/domain-error';
+import { escapeXml } from '../markup';
 import { acceptedEncodings } from '../plugins/client';
 import {
   brandsLastmod,
@@ -20,14 +21,7 @@ import {
   sellerFiles,
 } from '../repositories/sitemap';
 
-const XML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
-export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+export { escapeXml } from '../markup';
 
 /** W3C Datetime, to the second. */
 const w3cDate = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
