@@ -16,6 +16,8 @@ export const IDENTITY_ERROR_CODES = [
   'operation-not-allowed',
   'network-request-failed',
   'popup-closed-by-user',
+  /** Added (issue 20): a password-reset link that expired or was used. */
+  'invalid-action-code',
   'internal-error',
 ] as const;
 export type IdentityErrorCode = (typeof IDENTITY_ERROR_CODES)[number];
@@ -35,6 +37,7 @@ const FROM_PROVIDER: Record<string, IdentityErrorCode> = {
   PROVIDER_NOT_FOUND: 'operation-not-allowed',
   OPERATION_NOT_ALLOWED: 'operation-not-allowed',
   ACCESS_DENIED: 'popup-closed-by-user',
+  INVALID_TOKEN: 'invalid-action-code',
   access_denied: 'popup-closed-by-user',
 };
 

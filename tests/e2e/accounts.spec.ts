@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './console';
 import { FIXTURE, OIDC_PORT } from './fixture';
+import { nextMail } from './mailbox';
 
 const NEW_PASSWORD = 'New-Account1!';
 const uniqueEmail = (label: string) =>
@@ -163,3 +164,62 @@ test('signing in with Google, end to end against a local OpenID provider', async
   await page.goto('/dashboard');
   await expect(dashboardMenu(page)).toHaveText(['My Orders', 'My WishList']);
 });
+
+test('a new account confirms its address by the mail, and a forgotten password is reset by mail', async ({
+  page,
+  consoleErrors,
+}) => {
+  // The old password, tried once after the reset, is refused (401).
+  consoleErrors.allow(/status of 401/);
+  const email = uniqueEmail('forgetful');
+  await page.goto('/signup/user');
+  await signUp(page, 'Fran Forgetful', email);
+  await expect(page.getByText('Registration Successful')).toBeVisible();
+
+  // The welcome mail's link confirms the address and comes back to the marketplace.
+  const welcome = await nextMail(email);
+  expect(welcome.subject).toBe('Confirm your e-mail address for Phone Market');
+  await page.goto(linkIn(welcome.text, '/api/auth/verify-email'));
+  await expect(page).toHaveURL(/\/$/);
+  await signOutButton(page).click();
+
+  await page.goto('/signin');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send the link' }).click();
+  await expect(page.getByRole('status')).toContainText(`If an account uses ${email}`);
+
+  const mail = await nextMail(email);
+  expect(mail.subject).toBe('Reset your Phone Market password');
+  const link = linkIn(mail.text, '/api/auth/reset-password/');
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/reset-password\?token=/);
+  const chosen = 'Chosen-Again2!';
+  await page.getByLabel('New password', { exact: true }).fill(chosen);
+  await page.getByLabel('New password again').fill('Something-Else3!');
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  await expect(page.getByText('The two passwords are not the same')).toBeVisible();
+  await page.getByLabel('New password again').fill(chosen);
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  await expect(page.getByRole('status')).toContainText('Your password is changed');
+  await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
+  await signIn(page, email, NEW_PASSWORD);
+  await expect(page.getByText('wrong-password')).toBeVisible();
+  await signIn(page, email, chosen);
+  await expect(signOutButton(page)).toBeVisible();
+
+  // The link worked once.
+  await page.goto(link);
+  await expect(page.getByText('This link has expired or was used already')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Ask for a new link' })).toBeVisible();
+});
+
+/** The one link of a mail's text that goes to `path`, as the browser would open it. */
+function linkIn(text: string, path: string): string {
+  const links = (text.match(/https?:\/\/\S+/g) ?? []).filter((u) =>
+    new URL(u).pathname.startsWith(path),
+  );
+  expect(links, text).toHaveLength(1);
+  return links[0] as string;
+}

@@ -8,6 +8,8 @@ import { advertise, createProduct, createSeller } from '../helpers/factories';
 
 /** Where the local OpenID provider listens (runs side by side set E2E_OIDC_PORT apart). */
 export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 4400);
+/** Where the test mailbox answers what the server's mail reached its SMTP server (tests/e2e/mailbox.ts). */
+export const MAILBOX_PORT = Number(process.env.E2E_MAILBOX_PORT ?? 4401);
 
 export const FIXTURE = {
   /** Every fixture account signs in with this password. */

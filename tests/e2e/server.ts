@@ -8,12 +8,14 @@ import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import { LocalImageStore } from '../../src/server/images/image-store';
 import { OIDC_PORT, seedFixture } from './fixture';
+import { startMailbox } from './mailbox';
 import { OIDC_CLIENT, startOidcProvider } from './oidc-provider';
 
 await ensureClientBuild();
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-e2e-'));
 const port = process.env.E2E_PORT ?? '4173';
 const google = await startOidcProvider(OIDC_PORT, `http://127.0.0.1:${port}`);
+const mailbox = await startMailbox();
 const config = loadConfig({
   DATA_DIR: dataDir,
   PORT: port,
@@ -27,6 +29,8 @@ const config = loadConfig({
   GOOGLE_CLIENT_ID: OIDC_CLIENT.id,
   GOOGLE_CLIENT_SECRET: OIDC_CLIENT.secret,
   GOOGLE_ISSUER: google.issuer,
+  SMTP_URL: mailbox.smtpUrl,
+  MAIL_FROM: 'Phone Market <market@test.example>',
 });
 const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
 const services = await createServices(config, database);

@@ -86,6 +86,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           const m = await import('@client/features/auth/routes/sign-in');
           return { Component: m.SignInRoute, loader: m.signInLoader };
         }),
+        lazyPage('forgot-password', async () => ({
+          Component: (await import('@client/features/auth/routes/forgot-password'))
+            .ForgotPasswordRoute,
+        })),
+        lazyPage('reset-password', async () => ({
+          Component: (await import('@client/features/auth/routes/reset-password'))
+            .ResetPasswordRoute,
+        })),
         ...['signup', 'signup/user', 'signup/seller'].map((path) =>
           lazyPage(path, async () => ({
             Component: (await import('@client/features/auth/routes/sign-up')).SignUpRoute,

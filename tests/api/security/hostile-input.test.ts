@@ -377,6 +377,9 @@ describe('hostile input to every call', () => {
   it.each([
     ['sign-up', '/api/auth/sign-up/email', ['email', 'name', 'password']],
     ['sign-in', '/api/auth/sign-in/email', ['email', 'password']],
+    ['password reset request', '/api/auth/request-password-reset', ['email', 'redirectTo']],
+    ['password reset', '/api/auth/reset-password', ['token', 'newPassword']],
+    ['address confirmation mail', '/api/auth/send-verification-email', ['email', 'callbackURL']],
   ])('%s', async (_name, url, keys) => {
     await fc.assert(
       fc.asyncProperty(bodyFor(keys), async (body) => {
@@ -660,13 +663,16 @@ describe('one poisoned field in an otherwise valid request', () => {
   it.each([
     ['sign-up', '/api/auth/sign-up/email'],
     ['sign-in', '/api/auth/sign-in/email'],
+    ['password reset request', '/api/auth/request-password-reset'],
   ])('%s', async (name, url) => {
     const body = fc.record({
       email:
         name === 'sign-up'
           ? fc.uuid().map((u) => `${u.slice(0, 8)}@test.example`)
           : fc.constant(near.buyer.email),
-      password: fc.constant(near.buyer.password),
+      ...(name === 'password reset request'
+        ? { redirectTo: fc.constant('/reset-password') }
+        : { password: fc.constant(near.buyer.password) }),
       ...(name === 'sign-up' ? { name: fc.constant('Test Person') } : {}),
     });
     await fc.assert(

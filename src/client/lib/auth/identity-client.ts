@@ -63,6 +63,17 @@ export const identityClient = {
     });
     window.location.assign(url);
   },
+  /** Mails a link to choose a new password; answers the same whether or not the address has an account. */
+  async requestPasswordReset(email: string): Promise<void> {
+    await call('/request-password-reset', {
+      method: 'POST',
+      body: { email, redirectTo: '/reset-password' },
+    });
+  },
+  /** Sets a new password with the token of a reset mail's link; every session ends. */
+  async resetPassword(token: string, newPassword: string): Promise<void> {
+    await call('/reset-password', { method: 'POST', body: { token, newPassword } });
+  },
   async signOut(): Promise<void> {
     await call('/sign-out', { method: 'POST' });
   },

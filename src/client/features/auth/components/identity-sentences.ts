@@ -20,5 +20,6 @@ export const IDENTITY_ERROR_SENTENCES = {
   'network-request-failed': 'We could not reach the server. Check your connection, then try again.',
   'popup-closed-by-user':
     'Signing in with Google was cancelled. Try again, or use your e-mail and password.',
+  'invalid-action-code': 'This link has expired or was used already. Ask for a new one below.',
   'internal-error': 'Something went wrong on our side. Please try again in a moment.',
 } as const satisfies Record<IdentityErrorCode, string>;

@@ -18,6 +18,7 @@ import {
 } from 'react-router';
 import { AuthError } from '../components/auth-error';
 import { SocialButtons } from '../components/social-buttons';
+import { ACCOUNT_TEXT } from '../texts';
 
 /**
  * Coming back from Google: save the user record with the role, get a token, then go to the
@@ -88,6 +89,9 @@ export function SignInRoute() {
               autoComplete="current-password"
               registration={register('password', { required: TEXT.validation.passwordRequired })}
             />
+            <Link to="/forgot-password" className="link link-primary self-end text-sm">
+              {ACCOUNT_TEXT.forgotLink}
+            </Link>
             <AuthError code={error} />
             <button
               type="submit"
