@@ -171,7 +171,8 @@ export function ProductRoute() {
           // Beside the long column of details on a wide screen, the photos stay in view.
           className="lg:sticky lg:top-6 lg:self-start"
         >
-          <StatusBadge sold={sold} className="absolute top-3 left-3" />
+          {/* A withdrawn phone is neither for sale nor sold: its notice says what it is. */}
+          {!withdrawn && <StatusBadge sold={sold} className="absolute top-3 left-3" />}
         </PhotoGallery>
         <div className="min-w-0 space-y-5">
           <header className="space-y-2">
