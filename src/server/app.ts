@@ -51,6 +51,7 @@ import catalogRoutes from './routes/catalog';
 import identityRoutes from './routes/identity';
 import imagesRoutes from './routes/images';
 import imeisRoutes from './routes/imeis';
+import notificationsRoutes from './routes/notifications';
 import paymentsRoutes from './routes/payments';
 import priceGuideRoutes from './routes/price-guide';
 import productsRoutes from './routes/products';
@@ -105,7 +106,11 @@ export async function createServices(config: Config, database: Database): Promis
   // Admin only once the owner proved the address (decision 017); the demo admin is admin by its
   // own record, in the database whose seed created it.
   const adminEmails = new Set(config.ADMIN_EMAILS);
-  const outbox = new Outbox(database.db, mailTransportOf(config));
+  const outbox = new Outbox(
+    database.db,
+    mailTransportOf(config),
+    (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''),
+  );
   return {
     identity: createIdentityProvider(database.db, config, authSecret, outbox),
     outbox,
@@ -190,10 +195,16 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
         () => runTimedWork(sales),
         () => loosePhotos.sweep(sales.db),
         () => services.outbox.deliver(),
+        () => services.outbox.purge(),
       ],
       opts.config.TIMED_WORK_MS,
       (err) => fastify.log.error({ err }, 'timed work failed; retried next round'),
     );
+  });
+  // A call that changed something may have written mail (a booking's, a payment's): it is sent
+  // after the answer, not at the next round.
+  fastify.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') services.outbox.kick();
   });
   fastify.addHook('onClose', async () => {
     await timedWork?.stop();
@@ -205,6 +216,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     async (api) => {
       await api.register(catalogRoutes);
       await api.register(usersRoutes);
+      await api.register(notificationsRoutes);
       await api.register(imagesRoutes, { loosePhotos });
       await api.register(productsRoutes);
       await api.register(priceGuideRoutes);

@@ -27,6 +27,7 @@ import {
   categoryCodeSchema,
   categorySchema,
   idSchema,
+  notificationSchema,
   orderSchema,
   ownProductSchema,
   priceGuideSchema,
@@ -47,6 +48,7 @@ import {
   readDollars,
   readTimeUsed,
 } from './listing-input';
+import { NOTIFICATION_KINDS } from './notifications';
 
 export { API_BASE, apiPath } from './call-routes';
 
@@ -132,6 +134,14 @@ const ack = z.object({ acknowledged: z.boolean() });
 const ackWithMessage = z.object({ acknowledged: z.boolean(), message: z.string().optional() });
 const idQuery = z.object({ id: idSchema });
 const emailQuery = z.object({ email: emailSchema });
+
+/** The kinds of notification a person does not want mailed (issue 20); the bell shows them all. */
+export const mailSettingsSchema = z.object({
+  off: z
+    .array(z.enum(NOTIFICATION_KINDS, { error: 'off: no such kind of mail' }))
+    .max(NOTIFICATION_KINDS.length, `off: at most ${NOTIFICATION_KINDS.length} kinds`),
+});
+export type MailSettings = z.infer<typeof mailSettingsSchema>;
 
 /** A phone's photos in order, the cover first: URLs the image host issued. */
 export const photosSchema = z
@@ -368,6 +378,7 @@ export type Tag =
   | 'sales'
   | 'payments'
   | 'images'
+  | 'notifications'
   | 'system';
 
 export type Call = {
@@ -753,6 +764,57 @@ export const calls = define({
       decision: z.enum(['refund', 'close'], { error: 'decision must be refund or close' }),
     }),
     response: ack,
+  },
+  notifications: {
+    ...callRoutes.notifications,
+    access: 'bearer',
+    tag: 'notifications',
+    query: paginationQuerySchema,
+    response: z.array(notificationSchema),
+  },
+  unreadNotifications: {
+    ...callRoutes.unreadNotifications,
+    access: 'bearer',
+    tag: 'notifications',
+    response: z.object({ count: z.number().int() }),
+  },
+  readNotifications: {
+    ...callRoutes.readNotifications,
+    access: 'bearer',
+    tag: 'notifications',
+    /** The notifications read; without `ids`, every one. */
+    body: z.object({
+      ids: z
+        .array(idSchema, { error: 'ids must be a list of notification ids' })
+        .max(100, 'ids: at most 100 at once')
+        .optional(),
+    }),
+    response: z.object({ modifiedCount: z.number().int() }),
+  },
+  mailSettings: {
+    ...callRoutes.mailSettings,
+    access: 'bearer',
+    tag: 'notifications',
+    response: mailSettingsSchema,
+  },
+  saveMailSettings: {
+    ...callRoutes.saveMailSettings,
+    access: 'bearer',
+    tag: 'notifications',
+    body: mailSettingsSchema,
+    response: mailSettingsSchema,
+  },
+  unsubscribe: {
+    ...callRoutes.unsubscribe,
+    access: 'public',
+    tag: 'notifications',
+    /** A mail's unsubscribe link: its account, kind and that account's mail key. */
+    query: z.object({
+      u: idSchema,
+      kind: z.enum(NOTIFICATION_KINDS, { error: 'kind: no such kind of mail' }),
+      key: z.string().regex(/^[0-9a-f]{32}$/, 'key: not a key of ours'),
+    }),
+    response: mailSettingsSchema,
   },
   uploadImage: {
     ...callRoutes.uploadImage,

@@ -2,6 +2,7 @@
  * Zod schemas for every entity of spec section 3, as the API carries them.
  * Field names are the spec's, typos included (`specificatons`); ids travel as `_id`.
  */
+
 import { z } from 'zod';
 import {
   CATEGORY_CODES,
@@ -12,6 +13,7 @@ import {
   STORAGE_OPTIONS,
   USER_TYPES,
 } from './constants';
+import { NOTIFICATION_KINDS } from './notifications';
 import { MONEY_STATES, ORDER_STAGES, ORDER_TRANSITIONS } from './order-process';
 
 export const idSchema = z.uuid({ error: 'id must be a valid id' });
@@ -103,6 +105,18 @@ export const blockedImeiSchema = z.object({
   blockedAt: instantSchema,
 });
 export type BlockedImei = z.infer<typeof blockedImeiSchema>;
+
+/** Something that happened to a person's account, phone or sale (issue 20). */
+export const notificationSchema = z.object({
+  _id: idSchema,
+  kind: z.enum(NOTIFICATION_KINDS),
+  text: z.string(),
+  /** The page it is about, on this site ('/dashboard/orders/…'). */
+  link: z.string(),
+  createdAt: instantSchema,
+  read: z.boolean(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
 
 export const advertisedItemSchema = z.object({
   _id: idSchema,

@@ -19,6 +19,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+import { NOTIFICATION_KINDS } from '../../shared/notifications';
 import { MONEY_STATES, ORDER_STAGES } from '../../shared/order-process';
 
 /** PostgreSQL's full-text document type; the app only ever matches it in SQL. */
@@ -38,6 +39,10 @@ export const users = pgTable(
     userStatus: text('user_status'),
     /** Granted by the operator (`npm run admin`) or by the demo seed that created the account. */
     isAdmin: boolean('is_admin').notNull().default(false),
+    /** The kinds of notification this person does not want mailed (issue 20). */
+    mailOff: text('mail_off').array().notNull().default(sql`'{}'::text[]`),
+    /** The key of this account's unsubscribe links: a mail's link works without signing in. */
+    mailKey: text('mail_key').notNull().default(sql`replace(gen_random_uuid()::text, '-', '')`),
     createdAt: createdAt(),
   },
   (t) => [
@@ -408,6 +413,27 @@ export const loosePhotos = pgTable(
   (t) => [
     index('loose_photos_due_idx').on(t.checkAfter).where(sql`${t.sweptAt} is null`),
     index('loose_photos_swept_idx').on(t.sweptAt).where(sql`${t.sweptAt} is not null`),
+  ],
+);
+
+/** What happened to a person's account, phone or sale, for the bell (issue 20). */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    text: text('text').notNull(),
+    link: text('link').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notifications_user_seq_idx').on(t.userId, t.seq.desc()),
+    index('notifications_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
   ],
 );
 

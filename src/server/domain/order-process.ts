@@ -29,6 +29,7 @@ import type { Db, Tx } from '../db/client';
 import { blockedImeis, disputes, orders, payments, products, ratings, users } from '../db/schema';
 import type { LoosePhotos } from '../images/loose-photos';
 import type { ImeiVault } from '../imei/imei-vault';
+import { notify, wishersOf } from '../notify/notify';
 import type { PaymentProvider } from '../payments/payment-provider';
 import { settlePayment } from '../payments/settle';
 import type { Caller } from '../plugins/auth';
@@ -53,6 +54,9 @@ const NOT_YOURS = 'You may only act on your own account';
 type ProductInputData = z.output<typeof productInputSchema>;
 type ProductEditData = z.output<typeof productEditSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** '$1,200' or '$12.50', as the pages print prices. */
+const dollars = (cents: number) =>
+  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 })}`;
 
 /** What the process needs besides the database: the card provider and how long a hold lasts. */
 export type Sales = {
@@ -191,25 +195,36 @@ export async function book(
   const product = found(await findProduct(db, input.productId), 'product');
   mayBook(caller, product);
   const seller = await findUserByEmail(db, product.sellerEmail);
-  const booked = await insertOrder(db, {
-    buyerId: caller.id,
-    email: caller.email,
-    userName: caller.name,
-    productId: product.id,
-    productName: product.modelName,
-    storage: product.storage,
-    condition: product.condition,
-    image: product.image,
-    priceCents: product.resellPriceCents,
-    location: input.location,
-    number: input.number,
-    sellerId: seller?.id ?? null,
-    sellerEmail: product.sellerEmail,
-    sellerName: product.sellerName,
-    sellerNumber: product.sellerNumber,
+  return db.transaction(async (tx) => {
+    const booked = await insertOrder(tx, {
+      buyerId: caller.id,
+      email: caller.email,
+      userName: caller.name,
+      productId: product.id,
+      productName: product.modelName,
+      storage: product.storage,
+      condition: product.condition,
+      image: product.image,
+      priceCents: product.resellPriceCents,
+      location: input.location,
+      number: input.number,
+      sellerId: seller?.id ?? null,
+      sellerEmail: product.sellerEmail,
+      sellerName: product.sellerName,
+      sellerNumber: product.sellerNumber,
+    });
+    if (!booked) throw DomainError.conflict(TEXT.toast.alreadyBooked);
+    if (seller)
+      await notify(tx, [
+        {
+          userId: seller.id,
+          kind: 'booking',
+          text: `${caller.name} booked your ${product.modelName} for ${dollars(product.resellPriceCents)}. They pay next; you are told when they do.`,
+          link: '/dashboard/mysales',
+        },
+      ]);
+    return booked;
   });
-  if (!booked) throw DomainError.conflict(TEXT.toast.alreadyBooked);
-  return booked;
 }
 
 /** The buyer's booked order a payment may start for, at `price` dollars. */
@@ -229,7 +244,19 @@ export async function cancelOrder(db: Db, caller: Caller, orderId: string): Prom
   const order = await ownOrder(db, caller, orderId);
   if (order.stage !== 'booked') throw DomainError.conflict('A paid order cannot be deleted');
   mayTake(order, 'buyer', 'cancel');
-  return deleteOrderIn(db, order.id, order.stage);
+  return db.transaction(async (tx) => {
+    const deleted = await deleteOrderIn(tx, order.id, order.stage);
+    if (deleted > 0 && order.sellerId)
+      await notify(tx, [
+        {
+          userId: order.sellerId,
+          kind: 'cancel',
+          text: `${order.userName} cancelled their booking of your ${order.productName}.`,
+          link: '/dashboard/mysales',
+        },
+      ]);
+    return deleted;
+  });
 }
 
 /** Whether the admin blocked the IMEI of this hash (reported stolen). */
@@ -436,6 +463,19 @@ export async function editListing(
     const product = await lockedProduct(tx, productId);
     mayManage(caller, product, 'edit');
     await updateProductFields(tx, product, input);
+    const price = toCents(input.resellPrice);
+    if (price < product.resellPriceCents) {
+      const wishers = await wishersOf(tx, product.id);
+      await notify(
+        tx,
+        wishers.map((userId) => ({
+          userId,
+          kind: 'price-drop' as const,
+          text: `${input.modelName} on your wish list is now ${dollars(price)}, down from ${dollars(product.resellPriceCents)}.`,
+          link: `/product/${product.id}`,
+        })),
+      );
+    }
   });
 }
 
@@ -602,6 +642,16 @@ export async function cancelSale(sales: Sales, caller: Caller, orderId: string):
       })
       .where(eq(orders.id, order.id));
     await releasePhone(tx, order.productId);
+    const other = side === 'buyer' ? order.sellerId : order.buyerId;
+    if (other)
+      await notify(tx, [
+        {
+          userId: other,
+          kind: 'cancel',
+          text: `The sale of ${order.productName} was cancelled by the ${side}. ${side === 'seller' ? 'The hold on your card is released.' : 'The phone is for sale again.'}`,
+          link: `/dashboard/orders/${order.id}`,
+        },
+      ]);
     return giveBack(tx, order.id);
   });
   await settleAfter(sales, paymentId);
@@ -654,6 +704,28 @@ export async function handOver(
       .update(orders)
       .set({ stage: next('order', order.stage, 'handover'), completedAt: now })
       .where(eq(orders.id, order.id));
+    await notify(tx, [
+      ...(order.buyerId
+        ? [
+            {
+              userId: order.buyerId,
+              kind: 'handover' as const,
+              text: `You have your ${order.productName}: the sale is complete. You can rate the seller now.`,
+              link: `/dashboard/orders/${order.id}`,
+            },
+          ]
+        : []),
+      ...(order.sellerId
+        ? [
+            {
+              userId: order.sellerId,
+              kind: 'handover' as const,
+              text: `The sale of ${order.productName} is complete: ${dollars(order.priceCents)} is on its way to you.`,
+              link: `/dashboard/orders/${order.id}`,
+            },
+          ]
+        : []),
+    ]);
     return { paymentId: await decideMoney(tx, order.id, 'held', 'capturing') };
   });
   // The count of a wrong code is committed; the refusal is the answer.
@@ -726,6 +798,21 @@ async function expireSale(
       .set({ stage: next('order', order.stage, 'expire'), endedAt: now })
       .where(eq(orders.id, order.id));
     await releasePhone(tx, order.productId);
+    await notify(
+      tx,
+      [order.buyerId, order.sellerId].flatMap((userId) =>
+        userId
+          ? [
+              {
+                userId,
+                kind: 'cancel' as const,
+                text: `The sale of ${order.productName} ended: the phone was not handed over in time. The hold on the buyer's card is released.`,
+                link: `/dashboard/orders/${order.id}`,
+              },
+            ]
+          : [],
+      ),
+    );
     return (await giveBack(tx, order.id)) ?? '';
   });
   if (paymentId === null) return false;

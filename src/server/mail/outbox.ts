@@ -23,6 +23,12 @@ const BATCH = 20;
 
 export type OutgoingMail = Mail & { kind: string };
 
+/**
+ * Stands for the site's address in a mail written inside a transaction, where the request's
+ * address is not known; the outbox puts PUBLIC_URL (or the local address) in its place.
+ */
+export const SITE_URL_MARK = '{{site-url}}';
+
 type Log = {
   info: (details: object, message: string) => void;
   warn: (details: object, message: string) => void;
@@ -45,6 +51,8 @@ export class Outbox {
   constructor(
     private readonly db: Db,
     readonly transport: MailTransport,
+    /** The site's address, without a trailing slash, for links in mails. */
+    private readonly siteUrl: string,
     /** The server's log once it has one (app.ts sets it). */
     public log: Log = consoleLog,
   ) {}
@@ -110,12 +118,15 @@ export class Outbox {
       const claimed = await this.claim(at, now);
       for (const mail of claimed) {
         try {
+          const site = (text: string) => text.replaceAll(SITE_URL_MARK, this.siteUrl);
           const { file } = await this.transport.send({
             to: mail.toAddress,
             subject: mail.subject,
-            text: mail.textBody,
-            html: mail.htmlBody,
-            headers: mail.headers,
+            text: site(mail.textBody),
+            html: site(mail.htmlBody),
+            headers: Object.fromEntries(
+              Object.entries(mail.headers).map(([name, value]) => [name, site(value)]),
+            ),
           });
           await this.db
             .update(outboxMails)
@@ -133,15 +144,15 @@ export class Outbox {
       }
       if (claimed.length < BATCH) break;
     }
+    return { sent, failed };
+  }
+
+  /** Forgets mail sent or given up a month ago (the timed work's round). */
+  async purge(now = new Date()): Promise<void> {
+    const before = new Date(now.getTime() - KEPT_MS);
     await this.db
       .delete(outboxMails)
-      .where(
-        or(
-          lt(outboxMails.sentAt, new Date(now.getTime() - KEPT_MS)),
-          lt(outboxMails.gaveUpAt, new Date(now.getTime() - KEPT_MS)),
-        ),
-      );
-    return { sent, failed };
+      .where(or(lt(outboxMails.sentAt, before), lt(outboxMails.gaveUpAt, before)));
   }
 
   /** Takes up to a batch of due mail for this delivery, committed before any is sent. */

@@ -8,11 +8,13 @@
  * processor's confirmation, Stripe's webhook): only the provider's own answer for the intent's
  * id counts, never what a caller or an event says about it.
  */
+
 import { and, eq, ne } from 'drizzle-orm';
 import { next, statusOf } from '../../shared/order-process';
 import { orders, payments, products } from '../db/schema';
 import { DomainError } from '../domain/domain-error';
 import { maySell, newHandoverCode, type Sales } from '../domain/order-process';
+import { notify, wishersOf } from '../notify/notify';
 import type { PaymentIntent } from './payment-provider';
 
 export class SoldMeanwhileError extends DomainError {
@@ -126,6 +128,25 @@ export async function recordPayment(
       .update(products)
       .set({ status: next('product', product.status, 'sell') })
       .where(eq(products.id, product.id));
+    const wishers = await wishersOf(tx, product.id, order.buyerId);
+    await notify(tx, [
+      ...(order.sellerId
+        ? [
+            {
+              userId: order.sellerId,
+              kind: 'payment' as const,
+              text: `${order.userName} paid for your ${order.productName}. Meet them at ${order.location} and enter the code they give you to be paid.`,
+              link: `/dashboard/orders/${order.id}`,
+            },
+          ]
+        : []),
+      ...wishers.map((userId) => ({
+        userId,
+        kind: 'wishlist-sold' as const,
+        text: `${order.productName} on your wish list was sold to another buyer.`,
+        link: `/product/${product.id}`,
+      })),
+    ]);
     return { id: payment?.id as string };
   });
   if ('refused' in outcome) throw new PaymentRefusedError(outcome.refused);

@@ -2,7 +2,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import type { Order, WishListItem } from '../../shared/entities';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { orders, products, wishListItems } from '../db/schema';
 import { toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
@@ -111,7 +111,7 @@ export async function findOrder(db: Db, id: string): Promise<OrderRow | undefine
  * undefined when this account has a booked or paid order for it already.
  */
 export async function insertOrder(
-  db: Db,
+  db: Db | Tx,
   values: typeof orders.$inferInsert,
 ): Promise<string | undefined> {
   const [inserted] = await db
@@ -126,7 +126,11 @@ export async function insertOrder(
 }
 
 /** Deletes an order while it is in `stage` (a payment landing meanwhile keeps it). */
-export async function deleteOrderIn(db: Db, id: string, stage: OrderRow['stage']): Promise<number> {
+export async function deleteOrderIn(
+  db: Db | Tx,
+  id: string,
+  stage: OrderRow['stage'],
+): Promise<number> {
   const deleted = await db
     .delete(orders)
     .where(and(eq(orders.id, id), eq(orders.stage, stage)))

@@ -6,6 +6,7 @@ import type { User } from '../../shared/entities';
 import type { Db } from '../db/client';
 import { authSessions, authUsers, orders, products, users } from '../db/schema';
 import type { LoosePhotos } from '../images/loose-photos';
+import { notify } from '../notify/notify';
 import { banEmail } from './bans';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
 
@@ -213,16 +214,28 @@ export async function unverifySeller(db: Db, email: string): Promise<number> {
 
 /** Marks a seller verified; answers how many records changed (0 when already verified). */
 export async function verifySeller(db: Db, email: string): Promise<number> {
-  const updated = await db
-    .update(users)
-    .set({ userStatus: USER_STATUS_VERIFIED })
-    .where(
-      and(
-        eq(users.email, email),
-        eq(users.type, 'seller'),
-        or(isNull(users.userStatus), ne(users.userStatus, USER_STATUS_VERIFIED)),
-      ),
-    )
-    .returning({ id: users.id });
-  return updated.length;
+  return db.transaction(async (tx) => {
+    const updated = await tx
+      .update(users)
+      .set({ userStatus: USER_STATUS_VERIFIED })
+      .where(
+        and(
+          eq(users.email, email),
+          eq(users.type, 'seller'),
+          or(isNull(users.userStatus), ne(users.userStatus, USER_STATUS_VERIFIED)),
+        ),
+      )
+      .returning({ id: users.id });
+    // Told once, when it happens: verifying a verified seller again changes nothing.
+    await notify(
+      tx,
+      updated.map(({ id }) => ({
+        userId: id,
+        kind: 'seller-verified' as const,
+        text: 'Your seller account is verified: buyers now see the verified badge on your phones.',
+        link: '/dashboard/myproducts',
+      })),
+    );
+    return updated.length;
+  });
 }

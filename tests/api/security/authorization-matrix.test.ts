@@ -423,6 +423,53 @@ const rows: Record<string, Row> = {
     ok: 200,
     request: async () => ({ method: 'GET', url: `/api/products?email=${who.seller.email}` }),
   },
+  // Notifications and mail settings (issue 20): each account its own, found by its token alone.
+  notifications: {
+    routes: ['GET /api/notifications'],
+    rule: 'anyAccount',
+    ok: 200,
+    request: get('/api/notifications'),
+  },
+  'unread notifications': {
+    routes: ['GET /api/notifications/unread'],
+    rule: 'anyAccount',
+    ok: 200,
+    request: get('/api/notifications/unread'),
+  },
+  'read notifications': {
+    routes: ['POST /api/notifications/read'],
+    rule: 'anyAccount',
+    ok: 200,
+    request: async () => ({ method: 'POST', url: '/api/notifications/read', payload: {} }),
+  },
+  'mail settings': {
+    routes: ['GET /api/mail-settings'],
+    rule: 'anyAccount',
+    ok: 200,
+    request: get('/api/mail-settings'),
+  },
+  'save mail settings': {
+    routes: ['PUT /api/mail-settings'],
+    rule: 'anyAccount',
+    ok: 200,
+    request: async () => ({ method: 'PUT', url: '/api/mail-settings', payload: { off: [] } }),
+  },
+  // A mail's unsubscribe link: the account's mail key is the proof, whoever follows it.
+  'unsubscribe by a mail link': {
+    routes: ['POST /api/mail-settings/unsubscribe'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => {
+      const [buyer] = await t.database.db
+        .select({ id: users.id, key: users.mailKey })
+        .from(users)
+        .where(eq(users.email, who.buyer.email));
+      return {
+        method: 'POST',
+        url: `/api/mail-settings/unsubscribe?u=${buyer?.id}&kind=message&key=${buyer?.key}`,
+      };
+    },
+  },
   'the price guide': {
     routes: ['GET /api/price-guide'],
     rule: 'anySeller',

@@ -665,7 +665,7 @@ describe('one poisoned field in an otherwise valid request', () => {
     ['sign-in', '/api/auth/sign-in/email'],
     ['password reset request', '/api/auth/request-password-reset'],
   ])('%s', async (name, url) => {
-    const body = fc.record({
+    const fields: Record<string, fc.Arbitrary<string>> = {
       email:
         name === 'sign-up'
           ? fc.uuid().map((u) => `${u.slice(0, 8)}@test.example`)
@@ -674,7 +674,8 @@ describe('one poisoned field in an otherwise valid request', () => {
         ? { redirectTo: fc.constant('/reset-password') }
         : { password: fc.constant(near.buyer.password) }),
       ...(name === 'sign-up' ? { name: fc.constant('Test Person') } : {}),
-    });
+    };
+    const body = fc.record(fields);
     await fc.assert(
       fc.asyncProperty(
         body.chain((b) => poisonOne({ params: undefined, query: undefined, body: b })),

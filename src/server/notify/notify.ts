@@ -1,0 +1,125 @@
+/**
+ * Telling people what happened (issue 20, decision 027): a notification for the bell, and the
+ * same as a mail unless its person turned that kind off in Settings. Written in the transaction
+ * of what it tells, by the order process and the admin's calls, so it exists exactly when that
+ * happened; the outbox sends the mail after the commit.
+ */
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { NOTIFICATION_KIND_LABELS, type NotificationKind } from '../../shared/notifications';
+import type { Db, Tx } from '../db/client';
+import { notifications, outboxMails, users, wishListItems } from '../db/schema';
+import { letter } from '../mail/messages';
+import { SITE_URL_MARK } from '../mail/outbox';
+
+export type Notice = {
+  userId: string;
+  kind: NotificationKind;
+  /** One sentence: what happened, naming the phone. */
+  text: string;
+  /** The page it is about, on this site. */
+  link: string;
+};
+
+const SUBJECTS: Record<NotificationKind, string> = {
+  booking: 'A buyer booked your phone',
+  payment: 'A buyer paid: time to hand over the phone',
+  cancel: 'A booking or sale was cancelled',
+  handover: 'A sale is complete',
+  message: 'A new message',
+  'price-drop': 'A phone on your wish list is cheaper',
+  'wishlist-sold': 'A phone on your wish list was sold',
+  'seller-verified': 'Your seller account is verified',
+};
+
+/** Writes the notifications, and a mail for each whose person wants that kind mailed. */
+export async function notify(tx: Db | Tx, notices: readonly Notice[]): Promise<void> {
+  if (notices.length === 0) return;
+  await tx.insert(notifications).values([...notices]);
+  const people = await tx
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      mailOff: users.mailOff,
+      mailKey: users.mailKey,
+    })
+    .from(users)
+    .where(
+      inArray(
+        users.id,
+        notices.map((n) => n.userId),
+      ),
+    );
+  const byId = new Map(people.map((p) => [p.id, p]));
+  const mails = notices.flatMap((notice) => {
+    const person = byId.get(notice.userId);
+    if (!person || person.mailOff.includes(notice.kind)) return [];
+    const unsubscribe = `${SITE_URL_MARK}/unsubscribe?u=${person.id}&kind=${notice.kind}&key=${person.mailKey}`;
+    const mail = letter({
+      kind: notice.kind,
+      to: person.email,
+      name: person.name,
+      subject: SUBJECTS[notice.kind],
+      lines: [notice.text],
+      action: { label: 'Open it on Phone Market', url: `${SITE_URL_MARK}${notice.link}` },
+      footer: `You get this mail because you chose to be mailed when ${NOTIFICATION_KIND_LABELS[notice.kind]}. Stop these mails: ${unsubscribe}`,
+      headers: {
+        // One click in the mail program (RFC 8058) turns this kind off, as the link does.
+        'List-Unsubscribe': `<${SITE_URL_MARK}/api/mail-settings/unsubscribe?u=${person.id}&kind=${notice.kind}&key=${person.mailKey}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+    });
+    return [mail];
+  });
+  if (mails.length > 0)
+    await tx.insert(outboxMails).values(
+      mails.map((m) => ({
+        toAddress: m.to,
+        kind: m.kind,
+        subject: m.subject,
+        textBody: m.text,
+        htmlBody: m.html,
+        headers: m.headers ?? {},
+      })),
+    );
+}
+
+/** The accounts with `productId` on their wish list, but `except` (the buyer who bought it). */
+export async function wishersOf(
+  tx: Db | Tx,
+  productId: string,
+  except?: string | null,
+): Promise<string[]> {
+  const rows = await tx
+    .selectDistinct({ id: users.id })
+    .from(wishListItems)
+    .innerJoin(users, eq(users.email, wishListItems.email))
+    .where(and(eq(wishListItems.productId, productId), except ? ne(users.id, except) : undefined));
+  return rows.map((r) => r.id);
+}
+
+/** The account of an e-mail address, if it has one. */
+export async function accountIdOf(tx: Db | Tx, email: string): Promise<string | null> {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** Marks a person's notifications read: those of `ids`, or every unread one. */
+export async function markRead(db: Db, userId: string, ids?: readonly string[]): Promise<number> {
+  const read = await db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        isNull(notifications.readAt),
+        ids ? inArray(notifications.id, [...ids]) : undefined,
+      ),
+    )
+    .returning({ id: notifications.id });
+  return read.length;
+}
