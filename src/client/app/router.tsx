@@ -86,6 +86,10 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           const m = await import('@client/features/auth/routes/sign-in');
           return { Component: m.SignInRoute, loader: m.signInLoader };
         }),
+        lazyPage('unsubscribe', async () => ({
+          Component: (await import('@client/features/notifications/routes/unsubscribe'))
+            .UnsubscribeRoute,
+        })),
         lazyPage('forgot-password', async () => ({
           Component: (await import('@client/features/auth/routes/forgot-password'))
             .ForgotPasswordRoute,
@@ -131,6 +135,10 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             lazyPage('orders/:id', async () => {
               const m = await import('@client/features/sale/routes/sale');
               return { Component: m.SaleRoute, loader: m.saleLoader(queryClient) };
+            }),
+            lazyPage('settings', async () => {
+              const m = await import('@client/features/notifications/routes/mail-settings');
+              return { Component: m.MailSettingsRoute, loader: m.mailSettingsLoader(queryClient) };
             }),
             lazyPage('mywishlist', async () => {
               const m = await import('@client/features/buying/routes/my-wish-list');

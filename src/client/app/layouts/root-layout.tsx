@@ -1,7 +1,15 @@
 import { Footer } from '@client/components/layout/footer';
 import { Navbar } from '@client/components/layout/navbar';
 import { Spinner } from '@client/components/ui/spinner';
+import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+
+// Shown to signed-in people only: the public pages' first load does not carry it.
+const NotificationBell = lazy(() =>
+  import('@client/features/notifications/components/notification-bell').then((m) => ({
+    default: m.NotificationBell,
+  })),
+);
 
 /** The public layout: navigation bar, the routed page, footer. */
 export function RootLayout({ children }: { children?: React.ReactNode }) {
@@ -14,7 +22,13 @@ export function RootLayout({ children }: { children?: React.ReactNode }) {
       >
         Skip to content
       </a>
-      <Navbar />
+      <Navbar
+        bell={
+          <Suspense fallback={null}>
+            <NotificationBell />
+          </Suspense>
+        }
+      />
       {navigation.state === 'loading' && (
         <div
           className="fixed top-0 right-0 left-0 z-40 h-1 animate-pulse bg-accent"

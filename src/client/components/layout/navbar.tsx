@@ -1,6 +1,7 @@
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { TEXT } from '@shared/texts';
+import type { ReactNode } from 'react';
 import { Link, NavLink, useLocation, useRevalidator } from 'react-router';
 import {
   DASHBOARD_DRAWER_ID,
@@ -19,7 +20,8 @@ const links = [
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `btn btn-ghost btn-sm px-2 sm:px-3 ${isActive ? 'text-primary underline underline-offset-4' : ''}`;
 
-export function Navbar() {
+/** `bell`: what a signed-in person sees beside Sign out (the app gives the notification bell). */
+export function Navbar({ bell }: { bell?: ReactNode }) {
   const { user, loading } = useAuth();
   const { pathname } = useLocation();
   const revalidator = useRevalidator();
@@ -71,6 +73,7 @@ export function Navbar() {
                 </NavLink>
               </li>
             ))}
+            {user && bell && <li className="flex w-8 justify-center">{bell}</li>}
             <li className="min-w-20 text-right">
               {loading ? (
                 <span
