@@ -103,6 +103,10 @@ const PUBLIC_PAGES = [
   '/signup',
   '/signup/user',
   '/signup/seller',
+  '/forgot-password',
+  '/reset-password?token=not-a-real-one',
+  '/reset-password?error=INVALID_TOKEN',
+  '/unsubscribe?u=00000000-0000-4000-8000-000000000000&kind=booking&key=00000000000000000000000000000000',
   '/no-such-page',
 ];
 
@@ -223,6 +227,17 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
     await open(page, '/dashboard/mywishlist', 'My WishLisht');
     await expect(page.getByRole('row').filter({ hasText: unpaid })).toHaveCount(1);
     await axe.scan(page, `My WishList (${size})`);
+
+    // The bell's panel and the mail settings (issue 20).
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: /^Notifications/ })
+      .click();
+    await expect(page.getByRole('region', { name: 'Notifications' })).toBeVisible();
+    await axe.scan(page, `notifications panel (${size})`);
+    await page.keyboard.press('Escape');
+    await open(page, '/dashboard/settings', 'Mail settings');
+    await axe.scan(page, `mail settings (${size})`);
 
     await open(page, `/dashboard/payment/${unpaidOrder}`);
     await expect(page.getByText(`Please pay $250 for your order to buy ${unpaid}`)).toBeVisible();
