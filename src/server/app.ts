@@ -33,6 +33,7 @@ import { runTimedWork, startTimedWork } from './domain/timed-work';
 import { LocalImageStore } from './images/image-store';
 import { LoosePhotos } from './images/loose-photos';
 import { ImeiVault } from './imei/imei-vault';
+import { LiveHub } from './live/live-hub';
 import { Outbox } from './mail/outbox';
 import { fileTransport, type MailTransport, smtpTransport } from './mail/transport';
 import { EmbeddedPaymentProvider } from './payments/embedded-processor';
@@ -69,6 +70,8 @@ declare module 'fastify' {
     loosePhotos: LoosePhotos;
     /** Mail waiting to leave (decision 027). */
     outbox: Outbox;
+    /** The pages kept live (server-sent events). */
+    live: LiveHub;
     /** Every route registered (method and full URL), for the authorization matrix's coverage. */
     routeList: ReadonlyArray<{ method: string; url: string }>;
   }
@@ -176,6 +179,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   const loosePhotos = new LoosePhotos(new LocalImageStore(uploadsDirOf(opts.config)));
   fastify.decorate('loosePhotos', loosePhotos);
   fastify.decorate('outbox', services.outbox);
+  const live = new LiveHub(opts.database);
+  fastify.decorate('live', live);
   services.outbox.log = fastify.log;
   await fastify.register(authPlugin, services);
   await fastify.register(openapiPlugin);
@@ -190,6 +195,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   // The timed work starts once the server listens and stops (finishing its round) on close.
   let timedWork: { stop: () => Promise<void> } | undefined;
   fastify.addHook('onListen', async () => {
+    await live.start();
     timedWork ??= startTimedWork(
       [
         () => runTimedWork(sales),
@@ -206,6 +212,10 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   fastify.addHook('onResponse', async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') services.outbox.kick();
   });
+  // Open streams would hold the server's close for ever: they end first.
+  fastify.addHook('preClose', async () => {
+    await live.close();
+  });
   fastify.addHook('onClose', async () => {
     await timedWork?.stop();
     await services.outbox.idle();
@@ -216,7 +226,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     async (api) => {
       await api.register(catalogRoutes);
       await api.register(usersRoutes);
-      await api.register(notificationsRoutes);
+      await api.register(notificationsRoutes, { live });
       await api.register(imagesRoutes, { loosePhotos });
       await api.register(productsRoutes);
       await api.register(priceGuideRoutes);

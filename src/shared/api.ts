@@ -765,6 +765,16 @@ export const calls = define({
     }),
     response: ack,
   },
+  liveEvents: {
+    ...callRoutes.liveEvents,
+    access: 'bearer',
+    tag: 'notifications',
+    /**
+     * A stream of server-sent events (`Accept: text/event-stream`): `event: notification` when
+     * something new is there for the caller; no content, the page asks the usual calls.
+     */
+    response: z.string(),
+  },
   notifications: {
     ...callRoutes.notifications,
     access: 'bearer',

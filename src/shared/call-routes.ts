@@ -65,6 +65,7 @@ export const callRoutes = {
   mySales: route('GET', '/sales'),
   listDisputes: route('GET', '/disputes'),
   resolveDispute: route('POST', '/disputes/:id'),
+  liveEvents: route('GET', '/events'),
   notifications: route('GET', '/notifications'),
   unreadNotifications: route('GET', '/notifications/unread'),
   readNotifications: route('POST', '/notifications/read'),

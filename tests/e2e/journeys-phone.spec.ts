@@ -204,9 +204,12 @@ test('coming back to book a phone that sold meanwhile opens no form', async ({ p
   const sold = page.getByRole('article', { name: FIXTURE.sold.modelName });
   await expect(sold.getByRole('button', { name: 'Book Now' })).toBeDisabled();
   const productId = (await sold.getAttribute('aria-labelledby'))?.replace('product-', '');
+  // The role check answers after the page loads (a signed-in page's live stream never lets
+  // the network go quiet, so it is waited for by name); still no form after it.
+  const roleChecked = page.waitForResponse((r) => /\/api\/users\/seller\//.test(r.url()));
   await page.goto(`/category/01?book=${productId}`);
   await expect(page).toHaveURL(/\/category\/01$/);
-  // The role check has answered by the time the network is quiet; still no form.
-  await page.waitForLoadState('networkidle');
+  await roleChecked;
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });

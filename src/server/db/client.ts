@@ -30,6 +30,11 @@ export type Database = {
   close: () => Promise<void>;
   /** PGlite only: the whole database as a gzipped tarball (tests start from copies of it). */
   dump?: () => Promise<Blob>;
+  /**
+   * Hears `pg_notify(channel, payload)` from every server on this database, each after the
+   * transaction that sent it commits; answers how to stop.
+   */
+  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 };
 
 /**
@@ -58,7 +63,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('error', (err) => console.warn('PostgreSQL connection lost:', err.message));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return {
+      db,
+      kind: 'postgres',
+      close: () => pool.end(),
+      listen: (channel, onPayload) => listenPg(options.url, channel, onPayload),
+    };
   }
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   // A second process on the same files would corrupt them (see data-dir-lock.ts).
@@ -84,10 +94,59 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         const dump = await client.dumpDataDir('gzip');
         return dump;
       },
+      listen: async (channel, onPayload) => {
+        const stop = await client.listen(channel, onPayload);
+        return async () => {
+          if (!client.closed) await stop();
+        };
+      },
     };
   } catch (err) {
     await opened?.close();
     await unlock();
     throw err;
   }
+}
+
+/**
+ * A connection of its own that LISTENs (a pooled one would be handed to others), opened again a
+ * second after it is lost (a restart or failover of PostgreSQL): what is sent meanwhile is not
+ * heard, so listeners also look again on their own now and then.
+ */
+async function listenPg(
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    const again = () => {
+      if (stopped || retry) return;
+      retry = setTimeout(() => {
+        retry = undefined;
+        connect().catch(again);
+      }, 1000);
+      retry.unref();
+    };
+    next.on('error', (err) => {
+      console.warn('PostgreSQL listener lost:', err.message);
+      again();
+    });
+    next.on('end', again);
+    next.on('notification', (message) => {
+      if (message.channel === channel) onPayload(message.payload ?? '');
+    });
+    await next.connect();
+    await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = next;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
 }

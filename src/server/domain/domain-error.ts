@@ -5,7 +5,7 @@
  */
 export class DomainError extends Error {
   constructor(
-    readonly statusCode: 400 | 401 | 403 | 404 | 409 | 429 | 503,
+    readonly statusCode: 400 | 401 | 403 | 404 | 406 | 409 | 429 | 503,
     message: string,
     options?: ErrorOptions,
   ) {

@@ -8,6 +8,7 @@ import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { NOTIFICATION_KIND_LABELS, type NotificationKind } from '../../shared/notifications';
 import type { Db, Tx } from '../db/client';
 import { notifications, outboxMails, users, wishListItems } from '../db/schema';
+import { LIVE_CHANNEL } from '../live/live-hub';
 import { letter } from '../mail/messages';
 import { SITE_URL_MARK } from '../mail/outbox';
 
@@ -35,6 +36,9 @@ const SUBJECTS: Record<NotificationKind, string> = {
 export async function notify(tx: Db | Tx, notices: readonly Notice[]): Promise<void> {
   if (notices.length === 0) return;
   await tx.insert(notifications).values([...notices]);
+  // Each person's open pages are told once this commits, on whichever server holds them.
+  for (const userId of new Set(notices.map((n) => n.userId)))
+    await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${userId})`);
   const people = await tx
     .select({
       id: users.id,

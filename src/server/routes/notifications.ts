@@ -3,7 +3,10 @@
  * notifications, and chooses which kinds are mailed; a mail's unsubscribe link turns its kind off
  * without signing in, by the account's mail key.
  */
+
+import { errorSchema } from '../../shared/api';
 import { DomainError } from '../domain/domain-error';
+import type { LiveHub } from '../live/live-hub';
 import { markRead } from '../notify/notify';
 import { callerOf } from '../plugins/auth';
 import {
@@ -15,7 +18,30 @@ import {
 } from '../repositories/notifications';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
-export default contractRoutes((route, app) => {
+export default contractRoutes<{ live: LiveHub }>((route, app, { live }) => {
+  route(
+    'liveEvents',
+    { responses: { 406: errorSchema, 503: errorSchema } },
+    async (request, reply) => {
+      if (!/\btext\/event-stream\b/.test(request.headers.accept ?? ''))
+        throw new DomainError(406, 'This call streams events: ask for text/event-stream in Accept');
+      if (live.full)
+        throw new DomainError(503, 'Too many live pages just now; the page will ask on its own');
+      const { id } = callerOf(request);
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        ...app.securityHeaders,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        // nginx and its kin hold a response back to buffer it unless told not to.
+        'x-accel-buffering': 'no',
+        connection: 'keep-alive',
+      });
+      live.attach(id, reply.raw);
+      return reply;
+    },
+  );
+
   // A mail program's one-click unsubscribe (RFC 8058) posts `List-Unsubscribe=One-Click` as a
   // form; the link's query says everything, so the body is read (1 KB at most) and set aside.
   app.addContentTypeParser(

@@ -424,6 +424,14 @@ const rows: Record<string, Row> = {
     request: async () => ({ method: 'GET', url: `/api/products?email=${who.seller.email}` }),
   },
   // Notifications and mail settings (issue 20): each account its own, found by its token alone.
+  // The live stream itself is tested over real HTTP (tests/api/live.test.ts); injected without
+  // `Accept: text/event-stream`, a caller let through gets 406 instead of a stream never ending.
+  'live events': {
+    routes: ['GET /api/events'],
+    rule: 'anyAccount',
+    ok: 406,
+    request: get('/api/events'),
+  },
   notifications: {
     routes: ['GET /api/notifications'],
     rule: 'anyAccount',

@@ -1,6 +1,7 @@
 import { formatDateTime } from '@client/lib/format';
-import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { subscribeLive } from '@client/lib/live-events';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId } from 'react';
 import { Link } from 'react-router';
 import {
   notificationsQueryOptions,
@@ -10,12 +11,21 @@ import {
 import { NOTIFICATION_TEXT } from '../texts';
 
 /**
- * The bell in the navigation bar (issue 20): the unread count, asked for every half minute and on
- * coming back to the tab, and a panel of the latest notifications, each a link to its page. The
+ * The bell in the navigation bar (issue 20): the unread count, told live (server-sent events) and
+ * asked for every half minute and on coming back to the tab, and a panel of the latest notifications, each a link to its page. The
  * panel is a native popover: Escape and a click outside close it, focus returns to the bell.
  */
 export function NotificationBell() {
   const panelId = useId();
+  const queryClient = useQueryClient();
+  // Told at once when something is new, on whichever server it happened.
+  useEffect(
+    () =>
+      subscribeLive(() => {
+        void queryClient.invalidateQueries({ queryKey: unreadCountQueryOptions().queryKey });
+      }),
+    [queryClient],
+  );
   const unread = useQuery(unreadCountQueryOptions()).data?.count ?? 0;
   // The list is asked for when the panel opens, not with every count.
   const list = useQuery({ ...notificationsQueryOptions(), enabled: false });

@@ -1,0 +1,61 @@
+/**
+ * The page's live channel (issue 20): a stream of server-sent events from `/api/events`, read
+ * with fetch so that it carries the access token like every call (EventSource cannot). It tells
+ * only that something is new; the listener asks the usual calls. Lost, it opens again after 2
+ * seconds, then longer up to a minute; the pages' own polling covers the time between.
+ */
+import { API_BASE, callRoutes } from '@shared/call-routes';
+import { getAccessToken, session } from './auth/session';
+
+const FIRST_RETRY_MS = 2_000;
+const LONGEST_RETRY_MS = 60_000;
+
+/** Calls `onEvent` with each event's name until the answer is called. */
+export function subscribeLive(onEvent: (name: string) => void): () => void {
+  const controller = new AbortController();
+  let wait = FIRST_RETRY_MS;
+
+  const readEvents = async (body: ReadableStream<Uint8Array>) => {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      wait = FIRST_RETRY_MS;
+      buffered += decoder.decode(value, { stream: true });
+      const blocks = buffered.split('\n\n');
+      buffered = blocks.pop() ?? '';
+      for (const block of blocks) {
+        const name = /^event: (.+)$/m.exec(block)?.[1];
+        if (name) onEvent(name);
+      }
+    }
+  };
+
+  const connect = async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const token = getAccessToken();
+        if (!token) return;
+        const res = await fetch(`${API_BASE}${callRoutes.liveEvents.path}`, {
+          headers: { authorization: `bearer ${token}`, accept: 'text/event-stream' },
+          signal: controller.signal,
+        });
+        if (res.status === 401) await session.renewToken();
+        else if (res.ok && res.body) {
+          // Whatever happened while it was away is asked for once it is back.
+          onEvent('reconnected');
+          await readEvents(res.body);
+        }
+      } catch {
+        // Offline, or the server restarted: tried again below.
+      }
+      if (controller.signal.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, LONGEST_RETRY_MS);
+    }
+  };
+  void connect();
+  return () => controller.abort();
+}

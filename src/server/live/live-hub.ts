@@ -1,0 +1,80 @@
+/**
+ * Live updates (issue 20): each signed-in page may hold one stream of server-sent events, and is
+ * told on it when something new is there for its person, whichever server wrote it. A write
+ * sends `pg_notify('live', userId)` in its transaction (notify/notify.ts); every server LISTENs
+ * and tells the streams of that person it holds. An event carries no content, only "look": the
+ * page asks the usual calls, so nothing reaches a stream that the person could not read anyway.
+ *
+ * Streams are bounded (a few per person, a ceiling in all), pinged every 25 seconds so proxies
+ * keep them open, and ended on shutdown. Pages also ask on their own every half minute, which
+ * covers a stream a proxy will not carry and an event sent while a listener reconnected.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Database } from '../db/client';
+
+export const LIVE_CHANNEL = 'live';
+/** Tabs one person may keep live at once; the oldest is ended for a new one past this. */
+const STREAMS_PER_PERSON = 5;
+/** Streams one server holds in all; past this a new one is refused (the page polls instead). */
+const STREAMS_IN_ALL = 5000;
+const PING_MS = 25_000;
+
+export class LiveHub {
+  private readonly streams = new Map<string, ServerResponse[]>();
+  private total = 0;
+  private stopListening: (() => Promise<void>) | undefined;
+  private readonly ping: NodeJS.Timeout;
+
+  constructor(private readonly database: Pick<Database, 'listen'>) {
+    this.ping = setInterval(() => this.each((stream) => stream.write(': ping\n\n')), PING_MS);
+    this.ping.unref();
+  }
+
+  async start(): Promise<void> {
+    this.stopListening = await this.database.listen(LIVE_CHANNEL, (userId) =>
+      this.tell(userId, 'notification'),
+    );
+  }
+
+  /** Whether a new stream may open now. */
+  get full(): boolean {
+    return this.total >= STREAMS_IN_ALL;
+  }
+
+  /** Holds `stream` for `userId` until it closes (the caller wrote its head). */
+  attach(userId: string, stream: ServerResponse): void {
+    const held = this.streams.get(userId) ?? [];
+    if (held.length >= STREAMS_PER_PERSON) held[0]?.end();
+    held.push(stream);
+    this.streams.set(userId, held);
+    this.total++;
+    stream.once('close', () => this.detach(userId, stream));
+    stream.write('retry: 5000\n\n');
+  }
+
+  /** Tells every stream of `userId` that there is something new of `kind`. */
+  tell(userId: string, kind: string): void {
+    for (const stream of this.streams.get(userId) ?? []) {
+      stream.write(`event: ${kind}\ndata: {}\n\n`);
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.ping);
+    this.each((stream) => stream.end());
+    await this.stopListening?.();
+  }
+
+  private detach(userId: string, stream: ServerResponse): void {
+    const held = this.streams.get(userId);
+    if (!held?.includes(stream)) return;
+    const left = held.filter((s) => s !== stream);
+    if (left.length > 0) this.streams.set(userId, left);
+    else this.streams.delete(userId);
+    this.total--;
+  }
+
+  private each(act: (stream: ServerResponse) => void): void {
+    for (const held of this.streams.values()) for (const stream of held) act(stream);
+  }
+}
