@@ -49,6 +49,7 @@ import publicAnswersPlugin from './plugins/public-answers';
 import securityPlugin from './plugins/security';
 import buyingRoutes from './routes/buying';
 import catalogRoutes from './routes/catalog';
+import conversationsRoutes from './routes/conversations';
 import identityRoutes from './routes/identity';
 import imagesRoutes from './routes/images';
 import imeisRoutes from './routes/imeis';
@@ -227,6 +228,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(catalogRoutes);
       await api.register(usersRoutes);
       await api.register(notificationsRoutes, { live });
+      await api.register(conversationsRoutes);
       await api.register(imagesRoutes, { loosePhotos });
       await api.register(productsRoutes);
       await api.register(priceGuideRoutes);

@@ -26,12 +26,15 @@ import {
   bookingSchema,
   categoryCodeSchema,
   categorySchema,
+  conversationSchema,
+  conversationSummarySchema,
   idSchema,
   notificationSchema,
   orderSchema,
   ownProductSchema,
   priceGuideSchema,
   productSchema,
+  reportedMessageSchema,
   saleSchema,
   sellerProfileSchema,
   userSchema,
@@ -48,6 +51,7 @@ import {
   readDollars,
   readTimeUsed,
 } from './listing-input';
+import { MESSAGE_MAX_LENGTH } from './messages';
 import { NOTIFICATION_KINDS } from './notifications';
 
 export { API_BASE, apiPath } from './call-routes';
@@ -134,6 +138,13 @@ const ack = z.object({ acknowledged: z.boolean() });
 const ackWithMessage = z.object({ acknowledged: z.boolean(), message: z.string().optional() });
 const idQuery = z.object({ id: idSchema });
 const emailQuery = z.object({ email: emailSchema });
+
+/** A message as typed: plain text, 1 to 2,000 characters once trimmed. */
+const messageBodySchema = z
+  .string({ error: 'body: write a message' })
+  .trim()
+  .min(1, 'body: write a message')
+  .max(MESSAGE_MAX_LENGTH, `body: at most ${MESSAGE_MAX_LENGTH} characters`);
 
 /** The kinds of notification a person does not want mailed (issue 20); the bell shows them all. */
 export const mailSettingsSchema = z.object({
@@ -764,6 +775,49 @@ export const calls = define({
       decision: z.enum(['refund', 'close'], { error: 'decision must be refund or close' }),
     }),
     response: ack,
+  },
+  conversations: {
+    ...callRoutes.conversations,
+    access: 'bearer',
+    tag: 'notifications',
+    response: z.array(conversationSummarySchema),
+  },
+  startConversation: {
+    ...callRoutes.startConversation,
+    access: 'buyer',
+    tag: 'notifications',
+    body: z.object({ productId: idSchema, body: messageBodySchema }),
+    /** `hidden`: contact details were hidden in it (no payment yet). */
+    response: z.object({ conversationId: idSchema, hidden: z.boolean() }),
+  },
+  conversation: {
+    ...callRoutes.conversation,
+    access: 'bearer',
+    tag: 'notifications',
+    params: idQuery,
+    response: conversationSchema,
+  },
+  sendMessage: {
+    ...callRoutes.sendMessage,
+    access: 'bearer',
+    tag: 'notifications',
+    params: idQuery,
+    body: z.object({ body: messageBodySchema }),
+    response: z.object({ messageId: idSchema, hidden: z.boolean() }),
+  },
+  reportMessage: {
+    ...callRoutes.reportMessage,
+    access: 'bearer',
+    tag: 'notifications',
+    params: idQuery,
+    body: z.object({ reason: text('reason', 500) }),
+    response: ack,
+  },
+  reportedMessages: {
+    ...callRoutes.reportedMessages,
+    access: 'admin',
+    tag: 'notifications',
+    response: z.array(reportedMessageSchema),
   },
   liveEvents: {
     ...callRoutes.liveEvents,

@@ -106,6 +106,56 @@ export const blockedImeiSchema = z.object({
 });
 export type BlockedImei = z.infer<typeof blockedImeiSchema>;
 
+/** A conversation in a person's list (issue 20): the phone, the other side, the last word. */
+export const conversationSummarySchema = z.object({
+  _id: idSchema,
+  productId: idSchema.nullable(),
+  productName: z.string(),
+  /** Which side of it the caller is. */
+  side: z.enum(['buyer', 'seller']),
+  counterpartName: z.string(),
+  lastMessage: z.object({ body: z.string(), mine: z.boolean(), at: instantSchema }).nullable(),
+  unread: z.boolean(),
+});
+export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
+
+export const messageSchema = z.object({
+  _id: idSchema,
+  body: z.string(),
+  mine: z.boolean(),
+  senderName: z.string(),
+  at: instantSchema,
+  /** Contact details were hidden in it (sent before a payment). */
+  hidden: z.boolean(),
+  reported: z.boolean(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+/** One conversation with its messages, oldest first (the last 200). */
+export const conversationSchema = conversationSummarySchema.omit({ lastMessage: true }).extend({
+  /** The side the caller is on, or 'admin' reading a reported conversation. */
+  side: z.enum(['buyer', 'seller', 'admin']),
+  buyerName: z.string(),
+  sellerName: z.string(),
+  /** A payment exists: contact details are no longer hidden. */
+  paid: z.boolean(),
+  messages: z.array(messageSchema),
+});
+export type Conversation = z.infer<typeof conversationSchema>;
+
+/** A reported message, for the admin (issue 20). */
+export const reportedMessageSchema = z.object({
+  _id: idSchema,
+  conversationId: idSchema,
+  productName: z.string(),
+  body: z.string(),
+  reason: z.string(),
+  reportedAt: instantSchema,
+  senderName: z.string(),
+  senderEmail: z.string().nullable(),
+});
+export type ReportedMessage = z.infer<typeof reportedMessageSchema>;
+
 /** Something that happened to a person's account, phone or sale (issue 20). */
 export const notificationSchema = z.object({
   _id: idSchema,

@@ -45,7 +45,7 @@ test('a visitor signs up as a user, arrives home signed in, and has the buyer da
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Dashboard' })
     .click();
-  await expect(dashboardMenu(page)).toHaveText(['My Orders', 'My WishList']);
+  await expect(dashboardMenu(page)).toHaveText(['My Orders', 'My WishList', 'Messages']);
   await expect(page.getByRole('heading', { level: 1, name: 'My Orders' })).toBeVisible();
 });
 
@@ -57,7 +57,12 @@ test('a visitor signs up as a seller and has the seller dashboard', async ({ pag
   await signUp(page, 'Sid Seller', uniqueEmail('sid'));
   await expect(page.getByText('Registration Successful')).toBeVisible();
   await page.goto('/dashboard');
-  await expect(dashboardMenu(page)).toHaveText(['Add A Product', 'My Products', 'My Sales']);
+  await expect(dashboardMenu(page)).toHaveText([
+    'Add A Product',
+    'My Products',
+    'My Sales',
+    'Messages',
+  ]);
   await expect(page.getByRole('heading', { level: 1, name: 'My Products' })).toBeVisible();
 });
 
@@ -107,15 +112,26 @@ test('each role sees its own menu and index page', async ({ page }) => {
   const cases = [
     {
       email: FIXTURE.admin.email,
-      menu: ['All Sellers', 'All Buyers', 'Banned Addresses', 'Blocked IMEIs', 'Disputes'],
+      menu: [
+        'All Sellers',
+        'All Buyers',
+        'Banned Addresses',
+        'Blocked IMEIs',
+        'Disputes',
+        'Reported messages',
+      ],
       index: 'All Sellers',
     },
     {
       email: FIXTURE.verifiedSeller.email,
-      menu: ['Add A Product', 'My Products', 'My Sales'],
+      menu: ['Add A Product', 'My Products', 'My Sales', 'Messages'],
       index: 'My Products',
     },
-    { email: FIXTURE.buyer.email, menu: ['My Orders', 'My WishList'], index: 'My Orders' },
+    {
+      email: FIXTURE.buyer.email,
+      menu: ['My Orders', 'My WishList', 'Messages'],
+      index: 'My Orders',
+    },
   ];
   for (const c of cases) {
     await page.goto('/signin?from=%2Fdashboard');
@@ -162,7 +178,7 @@ test('signing in with Google, end to end against a local OpenID provider', async
   await expect(page).toHaveURL(`${baseURL}/`);
   await expect(signOutButton(page)).toBeVisible();
   await page.goto('/dashboard');
-  await expect(dashboardMenu(page)).toHaveText(['My Orders', 'My WishList']);
+  await expect(dashboardMenu(page)).toHaveText(['My Orders', 'My WishList', 'Messages']);
 });
 
 test('a new account confirms its address by the mail, and a forgotten password is reset by mail', async ({

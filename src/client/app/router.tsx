@@ -136,6 +136,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               const m = await import('@client/features/sale/routes/sale');
               return { Component: m.SaleRoute, loader: m.saleLoader(queryClient) };
             }),
+            lazyPage('messages', async () => {
+              const m = await import('@client/features/messages/routes/messages');
+              return { Component: m.MessagesRoute, loader: m.messagesLoader(queryClient) };
+            }),
+            lazyPage('messages/:id', async () => {
+              const m = await import('@client/features/messages/routes/conversation');
+              return { Component: m.ConversationRoute, loader: m.conversationLoader(queryClient) };
+            }),
             lazyPage('settings', async () => {
               const m = await import('@client/features/notifications/routes/mail-settings');
               return { Component: m.MailSettingsRoute, loader: m.mailSettingsLoader(queryClient) };
@@ -219,6 +227,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   Component: m.BlockedImeisRoute,
                   loader: m.blockedImeisLoader(queryClient),
                 };
+              },
+              admin,
+            ),
+            lazyPage(
+              'reported',
+              async () => {
+                const m = await import('@client/features/messages/routes/reported');
+                return { Component: m.ReportedRoute, loader: m.reportedLoader(queryClient) };
               },
               admin,
             ),

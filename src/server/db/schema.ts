@@ -41,6 +41,8 @@ export const users = pgTable(
     isAdmin: boolean('is_admin').notNull().default(false),
     /** The kinds of notification this person does not want mailed (issue 20). */
     mailOff: text('mail_off').array().notNull().default(sql`'{}'::text[]`),
+    /** Last seen with a live page open (pinged by any server): a message is then not mailed. */
+    liveSeenAt: timestamp('live_seen_at', { withTimezone: true }),
     /** The key of this account's unsubscribe links: a mail's link works without signing in. */
     mailKey: text('mail_key').notNull().default(sql`replace(gen_random_uuid()::text, '-', '')`),
     createdAt: createdAt(),
@@ -413,6 +415,57 @@ export const loosePhotos = pgTable(
   (t) => [
     index('loose_photos_due_idx').on(t.checkAfter).where(sql`${t.sweptAt} is null`),
     index('loose_photos_swept_idx').on(t.sweptAt).where(sql`${t.sweptAt} is not null`),
+  ],
+);
+
+/**
+ * A buyer's questions to a seller about one phone, and the answers (issue 20): one conversation
+ * per phone and buyer, kept when the phone is deleted (its name stays).
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    productName: text('product_name').notNull(),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    buyerReadAt: timestamp('buyer_read_at', { withTimezone: true }),
+    sellerReadAt: timestamp('seller_read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('conversations_product_buyer_key').on(t.productId, t.buyerId),
+    index('conversations_buyer_idx').on(t.buyerId, t.lastMessageAt.desc()),
+    index('conversations_seller_idx').on(t.sellerId, t.lastMessageAt.desc()),
+  ],
+);
+
+/** One message; contact details were hidden in `body` before it was stored when `hidden`. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    senderId: uuid('sender_id').references(() => users.id, { onDelete: 'set null' }),
+    body: text('body').notNull(),
+    hidden: boolean('hidden').notNull().default(false),
+    reportedAt: timestamp('reported_at', { withTimezone: true }),
+    reportReason: text('report_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('messages_conversation_seq_idx').on(t.conversationId, t.seq),
+    index('messages_reported_idx').on(t.reportedAt).where(sql`${t.reportedAt} is not null`),
   ],
 );
 

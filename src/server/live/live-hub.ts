@@ -10,7 +10,9 @@
  * covers a stream a proxy will not carry and an event sent while a listener reconnected.
  */
 import type { ServerResponse } from 'node:http';
+import { inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { users } from '../db/schema';
 
 export const LIVE_CHANNEL = 'live';
 /** Tabs one person may keep live at once; the oldest is ended for a new one past this. */
@@ -25,9 +27,25 @@ export class LiveHub {
   private stopListening: (() => Promise<void>) | undefined;
   private readonly ping: NodeJS.Timeout;
 
-  constructor(private readonly database: Pick<Database, 'listen'>) {
-    this.ping = setInterval(() => this.each((stream) => stream.write(': ping\n\n')), PING_MS);
+  constructor(private readonly database: Pick<Database, 'listen' | 'db'>) {
+    this.ping = setInterval(() => {
+      this.each((stream) => stream.write(': ping\n\n'));
+      void this.seen([...this.streams.keys()]);
+    }, PING_MS);
     this.ping.unref();
+  }
+
+  /**
+   * Notes that these people have a live page open now, for every server to read: a message to
+   * someone seen within the minute is not mailed (notify/notify.ts).
+   */
+  private async seen(userIds: string[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.database.db
+      .update(users)
+      .set({ liveSeenAt: sql`now()` })
+      .where(inArray(users.id, userIds))
+      .catch(() => {});
   }
 
   async start(): Promise<void> {
@@ -50,6 +68,7 @@ export class LiveHub {
     this.total++;
     stream.once('close', () => this.detach(userId, stream));
     stream.write('retry: 5000\n\n');
+    void this.seen([userId]);
   }
 
   /** Tells every stream of `userId` that there is something new of `kind`. */

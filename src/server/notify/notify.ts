@@ -46,6 +46,8 @@ export async function notify(tx: Db | Tx, notices: readonly Notice[]): Promise<v
       name: users.name,
       mailOff: users.mailOff,
       mailKey: users.mailKey,
+      // A live page open within the minute: a message shows there, and is not mailed too.
+      online: sql<boolean>`coalesce(${users.liveSeenAt} > now() - interval '1 minute', false)`,
     })
     .from(users)
     .where(
@@ -58,6 +60,7 @@ export async function notify(tx: Db | Tx, notices: readonly Notice[]): Promise<v
   const mails = notices.flatMap((notice) => {
     const person = byId.get(notice.userId);
     if (!person || person.mailOff.includes(notice.kind)) return [];
+    if (notice.kind === 'message' && person.online) return [];
     const unsubscribe = `${SITE_URL_MARK}/unsubscribe?u=${person.id}&kind=${notice.kind}&key=${person.mailKey}`;
     const mail = letter({
       kind: notice.kind,

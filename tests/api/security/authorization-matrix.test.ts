@@ -12,7 +12,13 @@ import sharp from 'sharp';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokens } from '../../../src/server/auth/access-tokens';
-import { orders, users, wishListItems } from '../../../src/server/db/schema';
+import {
+  conversations,
+  messages,
+  orders,
+  users,
+  wishListItems,
+} from '../../../src/server/db/schema';
 import { EmbeddedPaymentProvider } from '../../../src/server/payments/embedded-processor';
 import { banEmail } from '../../../src/server/repositories/bans';
 import { insertBlockedImei } from '../../../src/server/repositories/imeis';
@@ -32,6 +38,25 @@ import { fingerprint } from '../../helpers/fingerprint';
 import { multipartFile, uploadPhoto } from '../../helpers/multipart';
 import { startStripeDouble } from '../../helpers/stripe-double';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
+
+/** A conversation of the buyer's about one of the seller's phones, with the buyer's question. */
+async function freshConversation(): Promise<{ conversationId: string; messageId: string }> {
+  const product = await freshPhone();
+  const [conversation] = await t.database.db
+    .insert(conversations)
+    .values({
+      productId: product.id,
+      productName: product.modelName,
+      buyerId: who.buyer.id,
+      sellerId: who.seller.id,
+    })
+    .returning({ id: conversations.id });
+  const [message] = await t.database.db
+    .insert(messages)
+    .values({ conversationId: conversation?.id as string, senderId: who.buyer.id, body: 'Hello?' })
+    .returning({ id: messages.id });
+  return { conversationId: conversation?.id as string, messageId: message?.id as string };
+}
 
 const CALLERS = [
   'anonymous',
@@ -426,6 +451,65 @@ const rows: Record<string, Row> = {
   // Notifications and mail settings (issue 20): each account its own, found by its token alone.
   // The live stream itself is tested over real HTTP (tests/api/live.test.ts); injected without
   // `Accept: text/event-stream`, a caller let through gets 406 instead of a stream never ending.
+  // Conversations (issue 20): the buyer and the seller of one, each message reported by its
+  // receiver; the admin reads the reported ones.
+  conversations: {
+    routes: ['GET /api/conversations'],
+    rule: 'anyAccount',
+    ok: 200,
+    request: get('/api/conversations'),
+  },
+  'ask a seller': {
+    routes: ['POST /api/conversations'],
+    rule: 'anyBuyer',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/conversations',
+      payload: { productId: (await freshPhone()).id, body: 'Is it unlocked?' },
+    }),
+  },
+  'read a conversation': {
+    routes: ['GET /api/conversations/:id'],
+    rule: 'saleSides',
+    ok: 200,
+    // A conversation one is not in is not shown to exist: 404, not 403.
+    except: { otherBuyer: 404, otherSeller: 404, admin: 404 },
+    request: async () => ({
+      method: 'GET',
+      url: `/api/conversations/${(await freshConversation()).conversationId}`,
+    }),
+  },
+  'write in a conversation': {
+    routes: ['POST /api/conversations/:id/messages'],
+    rule: 'saleSides',
+    ok: 200,
+    // A conversation one is not in is not shown to exist: 404, not 403.
+    except: { otherBuyer: 404, otherSeller: 404, admin: 404 },
+    request: async () => ({
+      method: 'POST',
+      url: `/api/conversations/${(await freshConversation()).conversationId}/messages`,
+      payload: { body: 'Can we meet at 6?' },
+    }),
+  },
+  'report a message': {
+    routes: ['POST /api/messages/:id/report'],
+    rule: 'ownerSeller',
+    ok: 200,
+    // The receiver reports; its sender may not (403); others do not see it exists (404).
+    except: { otherBuyer: 404, otherSeller: 404, admin: 404 },
+    request: async () => ({
+      method: 'POST',
+      url: `/api/messages/${(await freshConversation()).messageId}/report`,
+      payload: { reason: 'Rude' },
+    }),
+  },
+  'reported messages': {
+    routes: ['GET /api/messages/reported'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/messages/reported'),
+  },
   'live events': {
     routes: ['GET /api/events'],
     rule: 'anyAccount',

@@ -1,3 +1,4 @@
+import { useAuth } from '@client/lib/auth/use-auth';
 import { formatDollars, storageLabel } from '@client/lib/format';
 import { PageHead } from '@client/lib/page-head';
 import { CATEGORIES } from '@shared/constants';
@@ -8,6 +9,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import { productQueryOptions, useProduct } from '../api/get-product';
 import { sellerPreviewQueryOptions, useOtherPhones } from '../api/get-seller-listings';
+import { AskSeller } from '../components/ask-seller';
 import { PhotoGallery } from '../components/photo-gallery';
 import { ProductActions } from '../components/product-actions';
 import { PriceTag, ProductDetails, StatusBadge } from '../components/product-details';
@@ -135,6 +137,7 @@ export function ProductRoute() {
     data: { product, seller },
   } = useProduct(id);
   const actions = usePhoneActions([product]);
+  const { user } = useAuth();
   const sold = product.status === 'sold';
   // Withdrawn by its seller (issue 19): the page says so, and offers no booking.
   const withdrawn = product.status === 'withdrawn';
@@ -215,6 +218,10 @@ export function ProductRoute() {
           <p className="break-words whitespace-pre-line">{product.description}</p>
           <ProductDetails product={product} className="text-base" />
           <SellerBox product={product} seller={seller} />
+          {/* A question before booking (issue 20): buyers and visitors, on a phone for sale. */}
+          {!sold && !withdrawn && actions.buyerActions && (
+            <AskSeller productId={product._id} signedIn={user !== null} />
+          )}
         </div>
       </div>
       {actions.modal}

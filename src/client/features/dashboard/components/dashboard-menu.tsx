@@ -6,11 +6,13 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
   buyer: [
     { to: '/dashboard/myorders', label: TEXT.dashboard.myOrders },
     { to: '/dashboard/mywishlist', label: TEXT.dashboard.myWishList },
+    { to: '/dashboard/messages', label: 'Messages' },
   ],
   seller: [
     { to: '/dashboard/addaproduct', label: TEXT.dashboard.addProduct },
     { to: '/dashboard/myproducts', label: TEXT.dashboard.myProducts },
     { to: '/dashboard/mysales', label: 'My Sales' },
+    { to: '/dashboard/messages', label: 'Messages' },
   ],
   admin: [
     { to: '/dashboard/allseller', label: TEXT.dashboard.allSellers },
@@ -18,6 +20,7 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
     { to: '/dashboard/banned', label: 'Banned Addresses' },
     { to: '/dashboard/blocked-imeis', label: 'Blocked IMEIs' },
     { to: '/dashboard/disputes', label: 'Disputes' },
+    { to: '/dashboard/reported', label: 'Reported messages' },
   ],
 };
 

@@ -1,0 +1,63 @@
+/**
+ * Messages (issue 20): a buyer asks from a phone's page, the seller sees it arrive and answers,
+ * and the buyer sees the answer arrive, both without reloading; a phone number in a message is
+ * hidden before the buyer pays.
+ */
+import type { Browser, Page } from '@playwright/test';
+import { API_PASSWORD, createAccountViaApi, createSellerWithPhone } from './api';
+import { expect, test } from './console';
+
+async function signedIn(browser: Browser, email: string, from: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`/signin?from=${encodeURIComponent(from)}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(API_PASSWORD);
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`${from.replace(/[/?]/g, '\\$&')}$`));
+  return page;
+}
+
+test('a buyer asks, the seller answers, both see it live; a number is hidden before payment', async ({
+  browser,
+  baseURL,
+}) => {
+  const model = `Chat Phone ${Date.now()}`;
+  const seller = await createSellerWithPhone(baseURL as string, '04', model);
+  const buyer = await createAccountViaApi(baseURL as string, 'user', 'asker');
+  const mine = await seller.api.get(`/api/products?email=${encodeURIComponent(seller.email)}`, {
+    headers: seller.bearer,
+  });
+  const [phone] = (await mine.json()) as { _id: string }[];
+
+  const sellerPage = await signedIn(browser, seller.email, '/dashboard/messages');
+  await expect(sellerPage.getByText('No messages yet.')).toBeVisible();
+
+  const buyerPage = await signedIn(browser, buyer.email, `/product/${phone?._id}`);
+  const ask = buyerPage.getByRole('region', { name: 'Ask the seller' });
+  await ask.getByLabel('Your message').fill('Is it unlocked? Call me on 303 555 0142');
+  await ask.getByRole('button', { name: 'Send' }).click();
+  await expect(buyerPage).toHaveURL(/\/dashboard\/messages\/[0-9a-f-]{36}$/);
+  const buyerThread = buyerPage.getByRole('list', { name: 'Messages' });
+  await expect(buyerThread).toContainText('Is it unlocked? Call me on [hidden until payment]');
+  await expect(
+    buyerPage.getByText(/contact details are hidden|are hidden until the buyer pays/).first(),
+  ).toBeVisible();
+
+  // The seller's list shows it without a reload, told live.
+  const conversation = sellerPage.getByRole('link', { name: new RegExp(model) });
+  await expect(conversation).toBeVisible();
+  await expect(conversation).toContainText('New');
+  await conversation.click();
+  const sellerThread = sellerPage.getByRole('list', { name: 'Messages' });
+  await expect(sellerThread).toContainText('[hidden until payment]');
+  await expect(sellerThread).not.toContainText('555');
+  await sellerPage.getByLabel('Your message').fill('Yes, unlocked for every carrier.');
+  await sellerPage.getByRole('button', { name: 'Send' }).click();
+  await expect(sellerThread).toContainText('Yes, unlocked for every carrier.');
+
+  // And the buyer sees the answer arrive.
+  await expect(buyerThread).toContainText('Yes, unlocked for every carrier.');
+  await expect(
+    buyerThread.getByRole('listitem').filter({ hasText: 'Yes, unlocked' }),
+  ).toContainText(seller.name);
+});
