@@ -147,14 +147,17 @@ export async function sendMessage(
 
 /** The caller's conversations, the latest first, with their last message. */
 export async function listConversations(db: Db, caller: Caller): Promise<ConversationSummary[]> {
+  // Qualified by hand: drizzle leaves a one-table select's columns bare, and a bare "id" in a
+  // subquery would be the subquery's own.
+  const own = (column: string) => sql.raw(`"conversations"."${column}"`);
   const rows = await db
     .select({
       c: conversations,
-      buyerName: sql<string>`(select name from ${users} where id = ${conversations.buyerId})`,
-      sellerName: sql<string>`(select name from ${users} where id = ${conversations.sellerId})`,
+      buyerName: sql<string>`(select u.name from ${users} u where u.id = ${own('buyer_id')})`,
+      sellerName: sql<string>`(select u.name from ${users} u where u.id = ${own('seller_id')})`,
       last: sql<{ body: string; sender_id: string | null; created_at: string } | null>`(
         select json_build_object('body', m.body, 'sender_id', m.sender_id, 'created_at', m.created_at)
-        from ${messages} m where m.conversation_id = ${conversations.id}
+        from ${messages} m where m.conversation_id = ${own('id')}
         order by m.seq desc limit 1)`,
     })
     .from(conversations)

@@ -36,6 +36,12 @@ const SWEEP_BATCH = 200;
 /** The advisory lock's key ('loose_photos' hashed): no other lock uses it. */
 const SWEEP_LOCK = sql`hashtextextended('loose_photos', 0)`;
 
+/**
+ * The outer row's photo, qualified by hand: drizzle leaves a one-table select's columns bare, and
+ * a bare name in a subquery means the subquery's own column when it has one of that name.
+ */
+const OUTER_URL = sql.raw('"loose_photos"."url"');
+
 export const PHOTO_GONE =
   'Photos: a photo was removed after a day on no phone; remove it and add it again';
 
@@ -119,11 +125,9 @@ export class LoosePhotos {
               tx
                 .select({ one: sql`1` })
                 .from(products)
-                .where(arrayContains(products.photos, sql`array[${loosePhotos.url}]`)),
+                .where(arrayContains(products.photos, sql`array[${OUTER_URL}]`)),
             ),
-            exists(
-              tx.select({ one: sql`1` }).from(orders).where(eq(orders.image, loosePhotos.url)),
-            ),
+            exists(tx.select({ one: sql`1` }).from(orders).where(eq(orders.image, OUTER_URL))),
           ),
         ),
       );
