@@ -201,6 +201,10 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
     headers: buyer.bearer,
     data: { productId: unpaidPhone },
   });
+  await buyer.api.post('/api/conversations', {
+    headers: buyer.bearer,
+    data: { productId: unpaidPhone, body: 'Is it unlocked? Call me on 303 555 0142' },
+  });
   const fresh = `Oppo Axe Book ${Date.now()}`;
   await createSellerWithPhone(base, '04', fresh);
 
@@ -238,6 +242,13 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
     await page.keyboard.press('Escape');
     await open(page, '/dashboard/settings', 'Mail settings');
     await axe.scan(page, `mail settings (${size})`);
+
+    // Messages (issue 20): the list and a conversation, with its report dialog.
+    await open(page, '/dashboard/messages', 'Messages');
+    await axe.scan(page, `messages (${size})`);
+    await page.getByRole('link', { name: new RegExp(unpaid) }).click();
+    await expect(page.getByRole('list', { name: 'Messages' })).toBeVisible();
+    await axe.scan(page, `a conversation (${size})`);
 
     await open(page, `/dashboard/payment/${unpaidOrder}`);
     await expect(page.getByText(`Please pay $250 for your order to buy ${unpaid}`)).toBeVisible();
