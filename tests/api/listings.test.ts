@@ -7,7 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, products, users } from '../../src/server/db/schema';
+import { orders, priceHistory, products, users } from '../../src/server/db/schema';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 import { insertBlockedImei } from '../../src/server/repositories/imeis';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
 import { advertise, createProduct, uniqueImei } from '../helpers/factories';
@@ -232,6 +235,23 @@ describe('editing a listing', () => {
     expect(await publicProduct(id)).toMatchObject({ resellPrice: 1100, previousPrice: 1200 });
     expect((await put(id, edit({ resellPrice: '1,250' }))).statusCode).toBe(200);
     expect(await publicProduct(id)).toMatchObject({ resellPrice: 1250, previousPrice: null });
+  });
+
+  it('shows a drop against the lowest price of the 30 days before it: a raise for a moment invents no discount', async () => {
+    const id = await listed();
+    // Listed at $1,200 forty days ago.
+    await t.database.db
+      .update(priceHistory)
+      .set({ setAt: new Date(Date.now() - 40 * DAY_MS) })
+      .where(eq(priceHistory.productId, id));
+    expect((await put(id, edit({ resellPrice: '1,600' }))).statusCode).toBe(200);
+    expect((await put(id, edit({ resellPrice: '900' }))).statusCode).toBe(200);
+    expect(await publicProduct(id)).toMatchObject({ resellPrice: 900, previousPrice: 1200 });
+    // Lowered again below a recent lower price: shown against that lowest one.
+    expect((await put(id, edit({ resellPrice: '1,000' }))).statusCode).toBe(200);
+    expect((await publicProduct(id)).previousPrice).toBeNull();
+    expect((await put(id, edit({ resellPrice: '850' }))).statusCode).toBe(200);
+    expect(await publicProduct(id)).toMatchObject({ resellPrice: 850, previousPrice: 900 });
   });
 
   it('refuses a sold phone with 409 and changes nothing', async () => {

@@ -158,6 +158,22 @@ export const products = pgTable(
 );
 
 /**
+ * Every price a phone was offered at, and from when (issue 19): a lower price is shown against the
+ * lowest price of the 30 days before it, so a price raised for a moment cannot be "was" later.
+ */
+export const priceHistory = pgTable(
+  'price_history',
+  {
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    priceCents: integer('price_cents').notNull(),
+    setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('price_history_product_idx').on(t.productId, t.setAt.desc())],
+);
+
+/**
  * Every word of every phone's model and description, once (issue 18): close matches look up the
  * words like a mistyped one here, in a table of thousands, instead of in a million phones' texts.
  * Triggers of migration 0008 keep it filled; a word no phone has any more stays (it then finds

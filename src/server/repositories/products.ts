@@ -1,11 +1,19 @@
 /** Products and advertised items: queries and the one mapping from rows to the contract's shapes. */
-import { and, Column, eq, getTableName, is, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, Column, eq, getTableName, gte, is, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { PaginationQuery, productEditSchema, productInputSchema } from '../../shared/api';
 import type { AdvertisedItem, OwnProduct, Product, RatingSummary } from '../../shared/entities';
 import type { Db, Tx } from '../db/client';
-import { advertisements, blockedImeis, orders, products, ratings, users } from '../db/schema';
+import {
+  advertisements,
+  blockedImeis,
+  orders,
+  priceHistory,
+  products,
+  ratings,
+  users,
+} from '../db/schema';
 import type { ImeiVault, SealedImei } from '../imei/imei-vault';
 import { toCents, toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
@@ -319,16 +327,45 @@ export async function insertProduct(
       imeiSealed: imei?.sealed ?? null,
     })
     .onConflictDoNothing()
-    .returning({ id: products.id });
+    .returning({ id: products.id, price: products.resellPriceCents });
+  if (row) await db.insert(priceHistory).values({ productId: row.id, priceCents: row.price });
   return row?.id ?? null;
 }
 
 type ProductEditData = z.output<typeof productEditSchema>;
 
+/** How far back a lower price looks for the price it is shown against. */
+const REFERENCE_DAYS = 30;
+
+/**
+ * The lowest price a phone was offered at in the 30 days before now: the prices set in them, the
+ * one in effect when they began, and `current` (a phone listed before prices were kept).
+ */
+async function lowestRecentPrice(db: Db | Tx, productId: string, current: number) {
+  const since = sql`now() - make_interval(days => ${REFERENCE_DAYS})`;
+  const [row] = await db
+    .select({ lowest: sql<number | null>`min(${priceHistory.priceCents})` })
+    .from(priceHistory)
+    .where(
+      and(
+        eq(priceHistory.productId, productId),
+        or(
+          gte(priceHistory.setAt, since),
+          eq(
+            priceHistory.setAt,
+            sql`(select max(h.set_at) from ${priceHistory} h where h.product_id = ${productId} and h.set_at < ${since})`,
+          ),
+        ),
+      ),
+    );
+  return Math.min(row?.lowest ?? current, current);
+}
+
 /**
  * Writes an edit of a listing (issue 19; the caller locked the row and checked the graph): every
- * field but its IMEI, seller and photos. A lower price keeps the old one to show struck through;
- * a higher one clears it.
+ * field but its IMEI, seller and photos. A lower price is shown against the lowest price of the
+ * 30 days before it (as the EU's rule for price reductions has it), so a price raised for a
+ * moment and lowered again shows no invented discount; a higher price clears it.
  */
 export async function updateProductFields(
   db: Db | Tx,
@@ -336,12 +373,13 @@ export async function updateProductFields(
   p: ProductEditData,
 ): Promise<void> {
   const resellPriceCents = toCents(p.resellPrice);
-  const previousPriceCents =
-    resellPriceCents < current.resellPriceCents
-      ? current.resellPriceCents
-      : resellPriceCents > current.resellPriceCents
-        ? null
-        : current.previousPriceCents;
+  let previousPriceCents = current.previousPriceCents;
+  if (resellPriceCents < current.resellPriceCents) {
+    const reference = await lowestRecentPrice(db, current.id, current.resellPriceCents);
+    previousPriceCents = reference > resellPriceCents ? reference : null;
+  } else if (resellPriceCents > current.resellPriceCents) previousPriceCents = null;
+  if (resellPriceCents !== current.resellPriceCents)
+    await db.insert(priceHistory).values({ productId: current.id, priceCents: resellPriceCents });
   await db
     .update(products)
     .set({
