@@ -173,7 +173,7 @@ describe('blocking an IMEI', () => {
     const again = await block(imei, 'Second report');
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(
-      /^This IMEI is already blocked \(since \d{4}-\d\d-\d\d\)$/,
+      /^IMEI: this IMEI is already blocked \(since [A-Z][a-z]{2} \d{1,2}, \d{4}\)$/,
     );
     const mine = (await allBlocked(100)).filter((b) => b.imeiLast4 === imei.slice(-4));
     expect(mine.map((b) => b.reason)).toContain('First report');

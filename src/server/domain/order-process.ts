@@ -336,8 +336,11 @@ async function lockImei(tx: Tx, hash: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${hash}, 0))`);
 }
 
+const BLOCKED_SINCE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** Named by the form's label, dated as the pages date things ('Nov 25, 2026'). */
 export const IMEI_ALREADY_BLOCKED = (since: Date) =>
-  `This IMEI is already blocked (since ${since.toISOString().slice(0, 10)})`;
+  `IMEI: this IMEI is already blocked (since ${BLOCKED_SINCE.format(since)})`;
 
 /**
  * The admin blocks an IMEI reported stolen (decision 024): only its keyed hash and last four digits
