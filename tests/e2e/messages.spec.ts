@@ -47,7 +47,12 @@ test('a buyer asks, the seller answers, both see it live; a number is hidden bef
   const conversation = sellerPage.getByRole('link', { name: new RegExp(model) });
   await expect(conversation).toBeVisible();
   await expect(conversation).toContainText('New');
+  const menuEntry = sellerPage
+    .getByRole('navigation', { name: 'Dashboard' })
+    .getByRole('link', { name: /^Messages/ });
+  await expect(menuEntry).toHaveAccessibleName('Messages 1 unread');
   await conversation.click();
+  await expect(menuEntry).toHaveAccessibleName('Messages');
   const sellerThread = sellerPage.getByRole('list', { name: 'Messages' });
   await expect(sellerThread).toContainText('[hidden until payment]');
   await expect(sellerThread).not.toContainText('555');

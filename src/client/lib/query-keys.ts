@@ -10,4 +10,6 @@ export const queryRoots = {
   orders: ['orders'],
   /** Sales after booking (an order's page, My Sales, Disputes), which paying changes too. */
   sales: ['sales'],
+  /** Conversations (Messages, a conversation, the menu's unread count), which a message changes. */
+  conversations: ['conversations'],
 } as const;

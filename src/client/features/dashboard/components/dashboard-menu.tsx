@@ -1,6 +1,21 @@
+import { call } from '@client/lib/api-client';
 import type { Role } from '@client/lib/auth/roles';
+import { queryRoots } from '@client/lib/query-keys';
 import { TEXT } from '@shared/texts';
+import { useQuery } from '@tanstack/react-query';
 import { NavLink } from 'react-router';
+
+/** How many conversations have a message the viewer has not read (the Messages entry's badge). */
+function useUnreadConversations(enabled: boolean): number {
+  const { data } = useQuery({
+    // The Messages page's own query: one cache, refreshed by a message here or told live.
+    queryKey: [...queryRoots.conversations, 'list'],
+    queryFn: () => call('conversations'),
+    enabled,
+    refetchInterval: 60_000,
+  });
+  return data?.filter((c) => c.unread).length ?? 0;
+}
 
 const MENUS: Record<Role, { to: string; label: string }[]> = {
   buyer: [
@@ -25,6 +40,7 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
 };
 
 export function DashboardMenu({ role, onNavigate }: { role: Role; onNavigate: () => void }) {
+  const unread = useUnreadConversations(role !== 'admin');
   return (
     <ul className="menu w-64 gap-1 p-4">
       {MENUS[role].map((item) => (
@@ -35,6 +51,12 @@ export function DashboardMenu({ role, onNavigate }: { role: Role; onNavigate: ()
             className={({ isActive }) => (isActive ? 'menu-active' : '')}
           >
             {item.label}
+            {item.to === '/dashboard/messages' && unread > 0 && (
+              <span className="badge badge-primary badge-sm">
+                {unread}
+                <span className="sr-only"> unread</span>
+              </span>
+            )}
           </NavLink>
         </li>
       ))}

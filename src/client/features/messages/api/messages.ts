@@ -1,7 +1,8 @@
 import { call } from '@client/lib/api-client';
+import { queryRoots } from '@client/lib/query-keys';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
-const ROOT = ['conversations'] as const;
+const ROOT = queryRoots.conversations;
 
 export const conversationsQueryOptions = () =>
   queryOptions({ queryKey: [...ROOT, 'list'], queryFn: () => call('conversations') });

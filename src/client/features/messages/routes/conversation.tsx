@@ -11,7 +11,12 @@ import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { data, Link, type LoaderFunctionArgs, useParams } from 'react-router';
-import { conversationQueryOptions, useReportMessage, useSendMessage } from '../api/messages';
+import {
+  conversationQueryOptions,
+  conversationsQueryOptions,
+  useReportMessage,
+  useSendMessage,
+} from '../api/messages';
 import { useLiveRefresh } from '../components/use-live-refresh';
 import { MESSAGE_TEXT } from '../texts';
 
@@ -22,6 +27,8 @@ export const conversationLoader =
     if (!(await session.currentUser())) return null;
     try {
       await queryClient.fetchQuery(conversationQueryOptions(params.id ?? ''));
+      // Opening it read it: the list and the menu's count say so.
+      void queryClient.invalidateQueries({ queryKey: conversationsQueryOptions().queryKey });
     } catch (error) {
       if (error instanceof ApiError && [400, 403, 404].includes(error.status))
         throw data(null, { status: 404 });
