@@ -228,24 +228,63 @@ describe('reports', () => {
 });
 
 describe('mail for a message', () => {
-  it('goes to someone without a live page open, not to someone with one', async () => {
-    const mailsTo = async (email: string) =>
-      (
-        await t.database.db
-          .select()
-          .from(outboxMails)
-          .where(and(eq(outboxMails.toAddress, email), eq(outboxMails.kind, 'message')))
-      ).length;
-    const product = await phone();
-    const before = await mailsTo(seller.email);
-    await start(buyer, product.id, 'Offline question');
-    expect(await mailsTo(seller.email)).toBe(before + 1);
+  const mailsTo = async (email: string) =>
+    t.database.db
+      .select()
+      .from(outboxMails)
+      .where(and(eq(outboxMails.toAddress, email), eq(outboxMails.kind, 'message')));
 
+  /** As if the seller's last message mail went out eleven minutes ago. */
+  const tenMinutesOn = () =>
+    t.database.db
+      .update(outboxMails)
+      .set({ createdAt: new Date(Date.now() - 11 * 60 * 1000) })
+      .where(eq(outboxMails.toAddress, seller.email));
+
+  it('goes to someone without a live page open, at most one in ten minutes', async () => {
+    await tenMinutesOn();
+    const product = await phone();
+    const before = (await mailsTo(seller.email)).length;
+    await start(buyer, product.id, 'Offline question');
+    for (let i = 0; i < 3; i++) await start(buyer, product.id, `And another ${i}`);
+    expect(await mailsTo(seller.email)).toHaveLength(before + 1);
+    // Ten minutes on, the next message is mailed again.
+    await tenMinutesOn();
+    await start(buyer, product.id, 'Later question');
+    expect(await mailsTo(seller.email)).toHaveLength(before + 2);
+  });
+
+  it('does not go to someone with a live page open', async () => {
+    const product = await phone();
+    await tenMinutesOn();
     await t.database.db
       .update(users)
       .set({ liveSeenAt: new Date() })
       .where(eq(users.email, seller.email));
+    const before = (await mailsTo(seller.email)).length;
     await start(buyer, product.id, 'Online question');
-    expect(await mailsTo(seller.email)).toBe(before + 1);
+    expect(await mailsTo(seller.email)).toHaveLength(before);
+    await t.database.db
+      .update(users)
+      .set({ liveSeenAt: null })
+      .where(eq(users.email, seller.email));
+  });
+});
+
+describe('a name', () => {
+  it('carries no contact details into a conversation before the payment', async () => {
+    const sly = await createAccount(t.app, 'user');
+    await t.database.db
+      .update(users)
+      .set({ name: 'Call 07700 900123 or eve@evil.test' })
+      .where(eq(users.email, sly.email));
+    const { conversationId } = await start(sly, (await phone()).id, 'Hello');
+    const seen = await read(seller, conversationId);
+    expect(seen.counterpartName).toBe(`Call ${HIDDEN_CONTACT} or ${HIDDEN_CONTACT}`);
+    expect(seen.messages[0].senderName).not.toMatch(/07700|evil/);
+    const listed = (await listOf(seller)).find((c: { _id: string }) => c._id === conversationId);
+    expect(listed.counterpartName).not.toMatch(/07700|evil/);
+    const [notice] = (await call(seller, 'GET', '/api/notifications')).json();
+    expect(notice.text).not.toMatch(/07700|evil/);
   });
 });

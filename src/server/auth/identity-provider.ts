@@ -6,6 +6,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { isAPIError } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
+import { and, eq, like } from 'drizzle-orm';
 import { PASSWORD_MIN_LENGTH } from '../../shared/constants';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -104,11 +105,22 @@ export function createIdentityProvider(
       maxPasswordLength: 128,
       password: guard.password,
       sendResetPassword: async ({ user, url }) => {
-        await mailUnlessFlooded(resetPasswordMail(user.email, user.name, url));
+        await mailUnlessFlooded(resetPasswordMail(user.email, url));
       },
       resetPasswordTokenExpiresIn: 60 * 60,
       // A new password signs every device out: whoever knew the old one is out too.
       revokeSessionsOnPasswordReset: true,
+      // And every other reset link of the account stops working: one link, one reset.
+      onPasswordReset: async ({ user }) => {
+        await db
+          .delete(authVerifications)
+          .where(
+            and(
+              like(authVerifications.identifier, 'reset-password:%'),
+              eq(authVerifications.value, user.id),
+            ),
+          );
+      },
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -116,7 +128,7 @@ export function createIdentityProvider(
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, url }) => {
         if (quiet.has(user.email.toLowerCase())) return;
-        await mailUnlessFlooded(verifyEmailMail(user.email, user.name, url));
+        await mailUnlessFlooded(verifyEmailMail(user.email, url));
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },

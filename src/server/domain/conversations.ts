@@ -15,6 +15,12 @@ import type { Caller } from '../plugins/auth';
 import { findUserByEmail } from '../repositories/users';
 import { DomainError } from './domain-error';
 
+/**
+ * A person's name as a conversation shows it: a name is typed by its owner, so contact details
+ * in it are hidden as in a message (a number in a name would get past the hiding otherwise).
+ */
+const nameShown = (name: string) => hideContacts(name).text;
+
 /** The messages a conversation's page shows: the latest, oldest first. */
 const SHOWN_MESSAGES = 200;
 /** Stages after which the buyer has paid: contact details are shown from then on. */
@@ -70,7 +76,7 @@ async function write(
     {
       userId: side === 'buyer' ? c.sellerId : c.buyerId,
       kind: 'message',
-      text: `${sender.name} wrote about ${c.productName}: “${preview}”`,
+      text: `${nameShown(sender.name)} wrote about ${c.productName}: “${preview}”`,
       link: `/dashboard/messages/${c.id}`,
     },
   ]);
@@ -172,7 +178,7 @@ export async function listConversations(db: Db, caller: Caller): Promise<Convers
       productId: c.productId,
       productName: c.productName,
       side,
-      counterpartName: side === 'buyer' ? sellerName : buyerName,
+      counterpartName: nameShown(side === 'buyer' ? sellerName : buyerName),
       lastMessage: last
         ? {
             body: last.body,
@@ -204,7 +210,7 @@ export async function readConversation(db: Db, caller: Caller, id: string): Prom
     .from(users)
     .where(inArray(users.id, [c.buyerId, c.sellerId]));
   const nameOf = (userId: string | null) =>
-    names.find((n) => n.id === userId)?.name ?? 'A deleted account';
+    nameShown(names.find((n) => n.id === userId)?.name ?? 'A deleted account');
   const latest = await db
     .select()
     .from(messages)

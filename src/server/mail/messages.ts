@@ -8,7 +8,8 @@ import type { OutgoingMail } from './outbox';
 type Letter = {
   kind: string;
   to: string;
-  name: string;
+  /** Whom to greet; null greets no one by name (the account mails, which anyone may ask for). */
+  name: string | null;
   subject: string;
   lines: string[];
   action: { label: string; url: string };
@@ -18,7 +19,7 @@ type Letter = {
 };
 
 export function letter({ kind, to, name, subject, lines, action, footer, headers }: Letter) {
-  const greeting = `Hello ${name},`;
+  const greeting = name === null ? 'Hello,' : `Hello ${name},`;
   const text = [greeting, '', ...lines, '', `${action.label}: ${action.url}`, '', footer, ''].join(
     '\n',
   );
@@ -35,11 +36,16 @@ export function letter({ kind, to, name, subject, lines, action, footer, headers
   return mail;
 }
 
-export const resetPasswordMail = (to: string, name: string, url: string) =>
+/*
+ * The account mails greet no one by name: a stranger may sign up with someone else's address and
+ * any name ("customer\n\nURGENT: confirm your bank at …"), and that text would reach the
+ * address's owner in a mail from us.
+ */
+export const resetPasswordMail = (to: string, url: string) =>
   letter({
     kind: 'reset-password',
     to,
-    name,
+    name: null,
     subject: 'Reset your Phone Market password',
     lines: [
       'Someone asked to reset the password of your Phone Market account.',
@@ -50,11 +56,11 @@ export const resetPasswordMail = (to: string, name: string, url: string) =>
       'If it was not you, do nothing: your password stays as it is, and nobody can use this mail without your inbox.',
   });
 
-export const verifyEmailMail = (to: string, name: string, url: string) =>
+export const verifyEmailMail = (to: string, url: string) =>
   letter({
     kind: 'verify-email',
     to,
-    name,
+    name: null,
     subject: 'Confirm your e-mail address for Phone Market',
     lines: [
       'Welcome to Phone Market. Please confirm that this address is yours.',

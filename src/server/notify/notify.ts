@@ -21,6 +21,9 @@ export type Notice = {
   link: string;
 };
 
+/** At most one message mail per person in this many minutes. */
+const MESSAGE_MAIL_GAP_MINUTES = 10;
+
 const SUBJECTS: Record<NotificationKind, string> = {
   booking: 'A buyer booked your phone',
   payment: 'A buyer paid: time to hand over the phone',
@@ -48,6 +51,11 @@ export async function notify(tx: Db | Tx, notices: readonly Notice[]): Promise<v
       mailKey: users.mailKey,
       // A live page open within the minute: a message shows there, and is not mailed too.
       online: sql<boolean>`coalesce(${users.liveSeenAt} > now() - interval '1 minute', false)`,
+      // A message mailed to them in the last few minutes: the next ones wait in the bell, so a
+      // flood of messages is not a flood of mail.
+      mailedMessage: sql<boolean>`exists (select 1 from ${outboxMails} o
+        where o.to_address = "users"."email" and o.kind = 'message'
+          and o.created_at > now() - make_interval(mins => ${MESSAGE_MAIL_GAP_MINUTES}))`,
     })
     .from(users)
     .where(
@@ -60,7 +68,7 @@ export async function notify(tx: Db | Tx, notices: readonly Notice[]): Promise<v
   const mails = notices.flatMap((notice) => {
     const person = byId.get(notice.userId);
     if (!person || person.mailOff.includes(notice.kind)) return [];
-    if (notice.kind === 'message' && person.online) return [];
+    if (notice.kind === 'message' && (person.online || person.mailedMessage)) return [];
     const unsubscribe = `${SITE_URL_MARK}/unsubscribe?u=${person.id}&kind=${notice.kind}&key=${person.mailKey}`;
     const mail = letter({
       kind: notice.kind,
