@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { users } from '../../src/server/db/schema';
-import { type Account, createAccount } from '../helpers/accounts';
+import { type Account, createAccount, SAME_SITE } from '../helpers/accounts';
 import { createProduct } from '../helpers/factories';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -114,6 +114,20 @@ describe('a live page', () => {
       stream.close();
       sellers.close();
     }
+  });
+
+  it('ends when its session ends (signed out), so it keeps nobody "online" after', async () => {
+    const leaving = await createAccount(t.app, 'user');
+    const stream = await openStream(t.app, leaving);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie: leaving.cookie, ...SAME_SITE },
+    });
+    expect(out.statusCode).toBe(200);
+    // Every ping checks the streams' sessions; here, at once.
+    await t.app.live.endSignedOut();
+    await expect(stream.waitFor('notification', 1, 2000)).rejects.toThrow(/stream ended/);
   });
 
   it('needs a signed-in caller who asks for a stream', async () => {

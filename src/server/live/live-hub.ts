@@ -10,9 +10,9 @@
  * covers a stream a proxy will not carry and an event sent while a listener reconnected.
  */
 import type { ServerResponse } from 'node:http';
-import { inArray, sql } from 'drizzle-orm';
+import { and, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { users } from '../db/schema';
+import { authSessions, users } from '../db/schema';
 
 export const LIVE_CHANNEL = 'live';
 /** Tabs one person may keep live at once; the oldest is ended for a new one past this. */
@@ -23,14 +23,18 @@ const PING_MS = 25_000;
 
 export class LiveHub {
   private readonly streams = new Map<string, ServerResponse[]>();
+  /** The identity session each stream was opened under: it ends when that session does. */
+  private readonly sessions = new Map<ServerResponse, string>();
   private total = 0;
   private stopListening: (() => Promise<void>) | undefined;
   private readonly ping: NodeJS.Timeout;
 
   constructor(private readonly database: Pick<Database, 'listen' | 'db'>) {
     this.ping = setInterval(() => {
-      this.each((stream) => stream.write(': ping\n\n'));
-      void this.seen([...this.streams.keys()]);
+      void this.endSignedOut().then(() => {
+        this.each((stream) => stream.write(': ping\n\n'));
+        return this.seen([...this.streams.keys()]);
+      });
     }, PING_MS);
     this.ping.unref();
   }
@@ -59,8 +63,26 @@ export class LiveHub {
     return this.total >= STREAMS_IN_ALL;
   }
 
+  /**
+   * Ends the streams whose session has ended (signed out, a password reset, the account deleted
+   * or banned): a stream must not outlive what let it open, nor keep its person "online".
+   */
+  async endSignedOut(): Promise<void> {
+    const open = [...new Set(this.sessions.values())];
+    if (open.length === 0) return;
+    const alive = await this.database.db
+      .select({ id: authSessions.id })
+      .from(authSessions)
+      .where(and(inArray(authSessions.id, open), gt(authSessions.expiresAt, sql`now()`)))
+      .catch(() => null);
+    if (!alive) return;
+    const living = new Set(alive.map((s) => s.id));
+    for (const [stream, session] of this.sessions) if (!living.has(session)) stream.end();
+  }
+
   /** Holds `stream` for `userId` until it closes (the caller wrote its head). */
-  attach(userId: string, stream: ServerResponse): void {
+  attach(userId: string, sessionId: string, stream: ServerResponse): void {
+    this.sessions.set(stream, sessionId);
     const held = this.streams.get(userId) ?? [];
     if (held.length >= STREAMS_PER_PERSON) held[0]?.end();
     held.push(stream);
@@ -85,6 +107,7 @@ export class LiveHub {
   }
 
   private detach(userId: string, stream: ServerResponse): void {
+    this.sessions.delete(stream);
     const held = this.streams.get(userId);
     if (!held?.includes(stream)) return;
     const left = held.filter((s) => s !== stream);

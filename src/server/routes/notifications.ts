@@ -28,6 +28,10 @@ export default contractRoutes<{ live: LiveHub }>((route, app, { live }) => {
       if (live.full)
         throw new DomainError(503, 'Too many live pages just now; the page will ask on its own');
       const { id } = callerOf(request);
+      // The session the token stands for (authenticate checked it): the stream ends with it.
+      const token = /^bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
+      const verified = await app.accessTokens.verify(token ?? '');
+      if ('error' in verified) throw new DomainError(401, 'Invalid access token');
       reply.hijack();
       reply.raw.writeHead(200, {
         ...app.securityHeaders,
@@ -37,7 +41,7 @@ export default contractRoutes<{ live: LiveHub }>((route, app, { live }) => {
         'x-accel-buffering': 'no',
         connection: 'keep-alive',
       });
-      live.attach(id, reply.raw);
+      live.attach(id, verified.sessionId, reply.raw);
       return reply;
     },
   );
