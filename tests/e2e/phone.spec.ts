@@ -151,15 +151,18 @@ test('the dashboard drawer by keyboard: Enter opens it, Tab stays in it, Escape 
   const close = drawer.getByRole('button', { name: 'Close dashboard menu' });
   const orders = drawer.getByRole('link', { name: 'My Orders' });
   const wishList = drawer.getByRole('link', { name: 'My WishList' });
+  const messages = drawer.getByRole('link', { name: 'Messages' });
   await expect(close).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(orders).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(wishList).toBeFocused();
   await page.keyboard.press('Tab');
+  await expect(messages).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(close).toBeFocused();
   await page.keyboard.press('Shift+Tab');
-  await expect(wishList).toBeFocused();
+  await expect(messages).toBeFocused();
 
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
