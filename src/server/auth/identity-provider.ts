@@ -12,7 +12,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema';
 import { resetPasswordMail, verifyEmailMail } from '../mail/messages';
-import type { Outbox, OutgoingMail } from '../mail/outbox';
+import { type Outbox, type OutgoingMail, writeMails } from '../mail/outbox';
 import { identityExists } from '../repositories/users';
 import { CLIENT_ADDRESS_HEADER, createIdentityGuard } from './identity-guard';
 
@@ -66,7 +66,7 @@ export function createIdentityProvider(
       outbox.log.warn({ kind: mail.kind }, 'mail not written: this address had its hourly share');
       return;
     }
-    await outbox.enqueue(db, [mail]);
+    await writeMails(db, [mail]);
     outbox.kick();
   };
   const googleEnabled = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);

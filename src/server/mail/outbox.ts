@@ -41,6 +41,24 @@ const consoleLog: Log = {
   error: (details, message) => console.error(message, details),
 };
 
+/**
+ * Writes mail to go out, inside the caller's transaction when given one: the only way a mail
+ * enters the outbox (account mails and notifications alike).
+ */
+export async function writeMails(db: Db | Tx, mails: readonly OutgoingMail[]): Promise<void> {
+  if (mails.length === 0) return;
+  await db.insert(outboxMails).values(
+    mails.map((m) => ({
+      toAddress: m.to,
+      kind: m.kind,
+      subject: m.subject,
+      textBody: m.text,
+      htmlBody: m.html,
+      headers: m.headers ?? {},
+    })),
+  );
+}
+
 export const retryDelayMs = (attempts: number) =>
   Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
 
@@ -56,21 +74,6 @@ export class Outbox {
     /** The server's log once it has one (app.ts sets it). */
     public log: Log = consoleLog,
   ) {}
-
-  /** Writes mail to go out, inside the caller's transaction when given one. */
-  async enqueue(db: Db | Tx, mails: readonly OutgoingMail[]): Promise<void> {
-    if (mails.length === 0) return;
-    await db.insert(outboxMails).values(
-      mails.map((m) => ({
-        toAddress: m.to,
-        kind: m.kind,
-        subject: m.subject,
-        textBody: m.text,
-        htmlBody: m.html,
-        headers: m.headers ?? {},
-      })),
-    );
-  }
 
   /** Mail of `kind` to `to` written since `since` (a per-address limit's count). */
   async countSince(to: string, kind: string, since: Date): Promise<number> {

@@ -10,7 +10,7 @@ import type { Db, Tx } from '../db/client';
 import { notifications, outboxMails, users, wishListItems } from '../db/schema';
 import { LIVE_CHANNEL } from '../live/live-hub';
 import { letter } from '../mail/messages';
-import { SITE_URL_MARK } from '../mail/outbox';
+import { SITE_URL_MARK, writeMails } from '../mail/outbox';
 
 export type Notice = {
   userId: string;
@@ -86,17 +86,7 @@ export async function notify(tx: Db | Tx, notices: readonly Notice[]): Promise<v
     });
     return [mail];
   });
-  if (mails.length > 0)
-    await tx.insert(outboxMails).values(
-      mails.map((m) => ({
-        toAddress: m.to,
-        kind: m.kind,
-        subject: m.subject,
-        textBody: m.text,
-        htmlBody: m.html,
-        headers: m.headers ?? {},
-      })),
-    );
+  await writeMails(tx, mails);
 }
 
 /** The accounts with `productId` on their wish list, but `except` (the buyer who bought it). */

@@ -43,6 +43,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller | null;
+    /** The identity session the caller's token stands for (a live stream ends with it). */
+    callerSessionId: string | null;
     /** The identity `requireIdentity` proved. */
     identity: SignedInIdentity | null;
   }
@@ -84,6 +86,7 @@ export default fp(async function auth(app: FastifyInstance, opts: AuthOptions) {
   app.decorate('accessTokens', opts.accessTokens);
   app.decorate('adminEmails', opts.adminEmails);
   app.decorateRequest('caller', null);
+  app.decorateRequest('callerSessionId', null);
   app.decorateRequest('identity', null);
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
@@ -101,6 +104,7 @@ export default fp(async function auth(app: FastifyInstance, opts: AuthOptions) {
       : undefined;
     if (!row) throw app.httpErrors.unauthorized('This session has ended; sign in again');
     request.caller = row;
+    request.callerSessionId = verified.sessionId;
   });
 
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
