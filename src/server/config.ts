@@ -164,6 +164,44 @@ const envSchema = z
         'must be an address or Name <address>',
       )
       .optional(),
+    /**
+     * With a bucket, photos are kept in S3-compatible object storage instead of DATA_DIR/uploads,
+     * so every server behind a load balancer reads the same photos (decision 030).
+     */
+    S3_BUCKET: z.string().min(1).optional(),
+    /** The object store's address (MinIO, R2, a test server); unset, AWS's own for S3_REGION. */
+    S3_ENDPOINT: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /**
+     * Where browsers fetch the bucket's photos (a CDN in front of it); unset, the servers pass
+     * them through from the bucket at the same /images/ URLs.
+     */
+    S3_PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
+    /**
+     * With a URL, the rate limits and the sign-in lockout are counted in Redis, shared by every
+     * server; unset, in PostgreSQL when DATABASE_URL is set, else in this process's memory.
+     */
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\/[^\s]+$/, 'must be a redis:// or rediss:// URL')
+      .optional(),
+    /**
+     * With a token, GET /api/metrics answers Prometheus metrics to a bearer of it; unset, the
+     * metrics are not served at all.
+     */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
+     * On SIGTERM the health check answers 503 for this long, so a load balancer stops sending
+     * new requests, while the requests that still come are answered; then the server closes.
+     */
+    DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5000),
+    /**
+     * A server whose secrets differ from the ones the database was started with refuses to
+     * start; 1 makes this start's secrets the database's (every other server must follow).
+     */
+    ACCEPT_NEW_SECRETS: flag(false),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     /** The OpenID Connect issuer standing for Google (tests point it at a local provider). */
@@ -177,6 +215,16 @@ const envSchema = z
       const missing = env.SMTP_URL === undefined ? 'SMTP_URL' : 'MAIL_FROM';
       const given = missing === 'SMTP_URL' ? 'MAIL_FROM' : 'SMTP_URL';
       ctx.addIssue({ code: 'custom', path: [missing], message: `is required with ${given}` });
+    }
+    // A bucket needs both keys or neither (then the SDK's own chain: instance role, profile).
+    if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+      const missing =
+        env.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'is required with the other S3 key',
+      });
     }
     // Half a Stripe setup would take money without recording it (no webhook) or not at all.
     const set = stripeVariables.filter((name) => env[name] !== undefined);

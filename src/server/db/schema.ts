@@ -624,3 +624,14 @@ export const paymentIntents = pgTable(
   },
   (t) => [index('payment_intents_order_idx').on(t.orderId)],
 );
+
+/**
+ * What every server on this database must agree on, kept by the first to start: the secrets'
+ * fingerprints (never the secrets), so a server started with other secrets refuses to start
+ * instead of silently rejecting the others' sessions and tokens (decision 030).
+ */
+export const serverSettings = pgTable('server_settings', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
