@@ -8,6 +8,7 @@ import path from 'node:path';
 import { buildClient } from '../scripts/client-build';
 import { ensureChromium } from '../tests/e2e/chromium';
 import { benchApiLoad } from './api-load';
+import { benchBalancer } from './balancer';
 import { budgetFigures } from './budgets';
 import { benchImages } from './images';
 import { ROOT, withAppServer } from './lib/app-server';
@@ -29,7 +30,7 @@ const appendix: NonNullable<Report['appendix']> = [];
 
 /**
  * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
- * api-load, scale-curve, search, images, signup-flood) and writes bench/results/partial.{md,json},
+ * api-load, balancer, scale-curve, search, images, signup-flood) and writes bench/results/partial.{md,json},
  * leaving the whole run's latest.{md,json} as they are.
  */
 const only = process.argv
@@ -61,7 +62,7 @@ if (wanted('lighthouse'))
     );
   });
 
-const needsPostgres = ['api-load', 'scale-curve', 'search'].some(wanted);
+const needsPostgres = ['api-load', 'balancer', 'scale-curve', 'search'].some(wanted);
 const postgres = needsPostgres ? startPostgres() : { skipped: 'not asked for (--only)' };
 if ('skipped' in postgres) notes.push(`PostgreSQL parts skipped: ${postgres.skipped}.`);
 // However the bench ends (an error, Ctrl-C), its PostgreSQL stops and its files go.
@@ -77,6 +78,9 @@ try {
   if (wanted('api-load')) {
     const loadUrl = serverUrl && (await createDatabase(serverUrl, 'bench_load'));
     figures.push(...(await step('API under load', () => benchApiLoad(loadUrl || undefined))));
+  }
+  if (wanted('balancer')) {
+    figures.push(...(await step('behind a load balancer', () => benchBalancer(serverUrl))));
   }
   if (wanted('scale-curve')) {
     const scaleUrl = serverUrl && (await createDatabase(serverUrl, 'bench_scale'));

@@ -8,15 +8,21 @@
  *   npm run soak -- --database-url postgres://…     (or SOAK_DATABASE_URL): PostgreSQL
  *   npm run soak -- --url http://host:port [--database-url …]: a server already running
  *   npm run soak -- --hold 20 --timed-work-ms 1000: how long a hold lasts on the soak's server
+ *   npm run soak -- --servers 2 [--kill-at 30]: N servers on one PostgreSQL (a throwaway one
+ *     unless --database-url) and object storage behind haproxy; one is killed (SIGKILL) at
+ *     --kill-at seconds (default: half the run) and started again 5 s later
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startPostgres } from '../bench/lib/postgres';
 import { openDatabase } from '../src/server/db/client';
 import { askRunningServer } from '../src/server/operator';
 import { setAdmin } from '../src/server/repositories/users';
-import { ROOT, type ServerProcess, startServer } from './lib/server-process';
+import { startS3Server } from '../tests/helpers/s3-server';
+import { type Cluster, startCluster } from './lib/cluster';
+import { freePort, ROOT, type ServerProcess, startServer } from './lib/server-process';
 import { seedStock, soldBefore } from './lib/soak-catalog';
 import { type Account, createAccount, Http } from './lib/soak-http';
 import {
@@ -40,6 +46,8 @@ const { values: args } = parseArgs({
     hold: { type: 'string' },
     'timed-work-ms': { type: 'string', default: '1000' },
     'keep-data': { type: 'boolean', default: false },
+    servers: { type: 'string', default: '1' },
+    'kill-at': { type: 'string' },
   },
 });
 
@@ -65,19 +73,42 @@ if (!(rampS >= 0 && rampS < durationS)) {
 // the sales left alone expire within the run (the server's HOLD_DAYS, in seconds).
 const holdS = positive('hold', args.hold ?? '20');
 const timedWorkMs = positive('timed-work-ms', args['timed-work-ms']);
-const databaseUrl = args['database-url'] ?? process.env.SOAK_DATABASE_URL;
+const servers = positive('servers', args.servers);
+if (servers > 1 && args.url) {
+  console.error('--servers starts servers of its own: leave out --url');
+  process.exit(2);
+}
+// Mid-run by default; 0 kills none.
+const killAtS = servers > 1 ? Number(args['kill-at'] ?? durationS / 2) : 0;
+if (!(killAtS >= 0 && killAtS < durationS)) {
+  console.error('--kill-at must be a number of seconds, at least 0 and less than --duration');
+  process.exit(2);
+}
+let databaseUrl = args['database-url'] ?? process.env.SOAK_DATABASE_URL;
 // A server of our own has our hold; one given by --url only when --hold says what its hold is.
 const expiries = !args.url || args.hold !== undefined;
 const runId = Date.now().toString(36);
 
 let server: ServerProcess | null = null;
+let cluster: Cluster | null = null;
+/** Started for a cluster and stopped at the end: PostgreSQL when none was given, the store. */
+const alsoStop: (() => Promise<void> | void)[] = [];
+/** When servers were killed, and what happened around each kill, for the report. */
+const kills: number[] = [];
+const killNotes: string[] = [];
 let dataDir: string | null = null;
 
 async function cleanUp() {
   await server?.kill();
+  await Promise.all(cluster?.servers.map((s) => s.kill()) ?? []);
+  await cluster?.balancer.stop();
+  for (const stop of alsoStop.splice(0).reverse()) await stop();
   if (dataDir && !args['keep-data']) await rm(dataDir, { recursive: true, force: true });
 }
-process.on('exit', () => server?.kill());
+process.on('exit', () => {
+  void server?.kill();
+  for (const s of cluster?.servers ?? []) void s.kill();
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     console.error(`\n${signal}: stopping the server and cleaning up`);
@@ -102,6 +133,8 @@ type Results = {
   startedAt: string;
   database: 'pglite' | 'postgres' | 'external';
   target: string;
+  /** Servers behind the balancer (1: no balancer), what was killed, and the requests it cost. */
+  cluster: { servers: number; kills: string[]; inFlightAtKills: number };
   /** Other work on the machine skews latency: its cores and load average at start and end. */
   machine: { cpus: number; loadStart: number; loadEnd: number; node: string };
   users: number;
@@ -144,6 +177,11 @@ function markdown(r: Results): string {
     `- **${fmt(r.requests)} requests** (${r.requestsPerS.toFixed(1)}/s), **${r.errors} errors**, **${r.mismatches} mismatches**`,
     `- payments acknowledged to buyers: ${r.ledger.acknowledged} (${money(r.ledger.acknowledgedCents)}); buyers whose hold was released because another bought the phone first: ${r.ledger.released} (${r.races.released} in deliberate races); races: ${r.races.started} started, ${r.races.contested} contested`,
     `- sales (hold ${r.sales.holdS ?? 'unknown'} s, timed work every ${r.sales.timedWorkMs ?? '?'} ms${r.sales.admin ? '' : ', no admin: no disputes'}): ${counted(r.sales.byFate)}; ended ${counted(r.sales.byStage)}; ${r.sales.wrongCodes} wrong codes refused; ${r.sales.expiredFirst} expired before the handover or cancel came; the end waited ${r.sales.endingS.toFixed(1)} s for the last holds to expire`,
+    ...(r.cluster.servers > 1
+      ? [
+          `- **${r.cluster.servers} servers behind haproxy** on one PostgreSQL, photos in object storage; ${r.cluster.kills.join('; ') || 'no server killed'}; **${r.cluster.inFlightAtKills} requests in flight at the kill** failed (counted apart, not as errors)`,
+        ]
+      : []),
     `- server stop: ${r.serverStop}`,
     '',
     '## Operations',
@@ -235,6 +273,41 @@ async function awaitEndings(http: Http, pending: SaleRecord[], until: number): P
   }
 }
 
+/** What the soak's own servers run with. */
+const serverEnv = () => ({
+  SEED_DEMO: '1',
+  // Hundreds of simulated people sign up from this one address: lift the per-address limits.
+  SIGN_UPS_PER_ADDRESS: '1000000',
+  SIGN_UPS_IN_ALL: '1000000',
+  IDENTITY_RATE_LIMIT: '0',
+  HOLD_DAYS: String(holdS / 86_400),
+  TIMED_WORK_MS: String(timedWorkMs),
+});
+
+/** Kills the last server at `killAtS` (SIGKILL: no drain, no goodbye), then starts it again. */
+function scheduleKill(started: number): NodeJS.Timeout | null {
+  const target = cluster;
+  if (!target || killAtS <= 0) return null;
+  const index = target.servers.length - 1;
+  const timer = setTimeout(async () => {
+    const killed = target.servers[index];
+    if (!killed) return;
+    kills.push(Date.now());
+    const at = ((Date.now() - started) / 1000).toFixed(1);
+    await killed.kill();
+    console.info(`  killed server s${index + 1} at ${at} s; starting it again in 5 s`);
+    await new Promise((r) => setTimeout(r, 5000));
+    try {
+      await target.restart(index);
+      const back = ((Date.now() - started) / 1000).toFixed(1);
+      killNotes.push(`s${index + 1} killed (SIGKILL) at ${at} s, back at ${back} s`);
+    } catch (err) {
+      killNotes.push(`s${index + 1} killed at ${at} s, did not start again: ${err}`);
+    }
+  }, killAtS * 1000);
+  return timer;
+}
+
 async function main(): Promise<number> {
   const startedAt = new Date().toISOString();
   const loadStart = os.loadavg()[0] ?? 0;
@@ -243,6 +316,26 @@ async function main(): Promise<number> {
   if (args.url) {
     base = args.url.replace(/\/$/, '');
     database = 'external';
+  } else if (servers > 1) {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'soak-'));
+    database = 'postgres';
+    if (!databaseUrl) {
+      const postgres = startPostgres({ port: await freePort() });
+      if ('skipped' in postgres) throw new Error(`PostgreSQL: ${postgres.skipped}`);
+      alsoStop.push(postgres.stop);
+      databaseUrl = postgres.url;
+    }
+    const store = await startS3Server({ bucket: 'photos' });
+    alsoStop.push(store.close);
+    console.info(`Starting ${servers} servers behind haproxy (data in ${dataDir})…`);
+    cluster = await startCluster({
+      servers,
+      databaseUrl,
+      dataDir,
+      env: { ...store.env, ...serverEnv() },
+      startTimeoutMs: 240_000,
+    });
+    base = cluster.url;
   } else {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'soak-'));
     database = databaseUrl ? 'postgres' : 'pglite';
@@ -251,14 +344,7 @@ async function main(): Promise<number> {
       dataDir,
       databaseUrl,
       // Hundreds of simulated people sign up from this one address: lift the per-address limits.
-      env: {
-        SEED_DEMO: '1',
-        SIGN_UPS_PER_ADDRESS: '1000000',
-        SIGN_UPS_IN_ALL: '1000000',
-        IDENTITY_RATE_LIMIT: '0',
-        HOLD_DAYS: String(holdS / 86_400),
-        TIMED_WORK_MS: String(timedWorkMs),
-      },
+      env: serverEnv(),
       startTimeoutMs: 120_000,
     });
     base = server.url;
@@ -291,7 +377,7 @@ async function main(): Promise<number> {
 
   const stats = new SoakStats();
   // A minute before a call counts as failed: sign-ups queue for the password hash under load.
-  const http = new Http(base, stats, 60_000);
+  const http = new Http(base, stats, 60_000, kills);
   const ledger: Ledger = { acknowledged: [], released: [], sales: [] };
   const racePhoneCount = stock.racePool.length;
   const races = new RaceBoard(stock.racePool, raceSize);
@@ -299,6 +385,7 @@ async function main(): Promise<number> {
   const deadline = started + durationS * 1000;
   const rampMs = rampS * 1000;
   console.info(`Running ${users} users for ${durationS} s (arriving over ${rampS} s)…`);
+  const killTimer = scheduleKill(started);
   const progress = setInterval(() => {
     const s = Math.round((Date.now() - started) / 1000);
     console.info(
@@ -325,6 +412,7 @@ async function main(): Promise<number> {
     }),
   );
   clearInterval(progress);
+  if (killTimer) clearTimeout(killTimer);
   const wallS = (Date.now() - started) / 1000;
 
   // The sales left alone (or reached too late) must expire: read each as its buyer until it has.
@@ -341,6 +429,21 @@ async function main(): Promise<number> {
   const endingS = (Date.now() - endingStarted) / 1000;
 
   let serverStop = 'not ours (--url)';
+  if (cluster) {
+    const codes = await Promise.all(cluster.servers.map((s) => s.stop()));
+    serverStop = codes.every((c) => c === 0)
+      ? `graceful, all ${codes.length} (SIGTERM, exit 0)`
+      : `exit codes ${codes.join(', ')}`;
+    for (const [i, s] of cluster.servers.entries()) {
+      const errorLines = s
+        .output()
+        .split('\n')
+        .filter((l) => /"level":(50|60)/.test(l) || /^(Error|TypeError|Unhandled)/.test(l));
+      for (const line of errorLines) stats.error('server-error', `server s${i + 1} log`, line);
+    }
+    await cluster.balancer.stop();
+    if (codes.some((c) => c !== 0)) stats.error('server-error', 'server stop', serverStop);
+  }
   if (server) {
     const code = await server.stop();
     serverStop = code === 0 ? 'graceful (SIGTERM, exit 0)' : `exit code ${code}`;
@@ -394,6 +497,7 @@ async function main(): Promise<number> {
     runId,
     startedAt,
     database,
+    cluster: { servers, kills: killNotes, inFlightAtKills: http.lostInKills },
     target: args.url
       ? base
       : databaseUrl

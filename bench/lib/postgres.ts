@@ -20,8 +20,18 @@ function findBin(): string | undefined {
   return latest ? path.join(root, latest, 'bin') : undefined;
 }
 
-/** Starts PostgreSQL, or answers why it cannot (the bench then skips the PostgreSQL parts). */
-export function startPostgres(): Postgres | { skipped: string } {
+/**
+ * Starts PostgreSQL, or answers why it cannot (the bench then skips the PostgreSQL parts).
+ * `durable`: fsync and the WAL as a real server keeps them (`npm run cluster`), instead of the
+ * bench's throwaway settings.
+ */
+export function startPostgres({
+  port = PORT,
+  durable = false,
+}: {
+  port?: number;
+  durable?: boolean;
+} = {}): Postgres | { skipped: string } {
   const bin = findBin();
   if (!bin) return { skipped: 'no PostgreSQL binaries under /usr/lib/postgresql' };
   const isRoot = process.getuid?.() === 0;
@@ -37,14 +47,16 @@ export function startPostgres(): Postgres | { skipped: string } {
     run('initdb', ['-D', `${dir}/db`, '-U', 'postgres', '-A', 'trust', '--no-sync']);
     // Durability off: a throwaway database measuring reads, seeded with a million rows; 1 GB of
     // buffers, as a server for a catalog this big would have (its phones fit in memory).
-    const options = `-p ${PORT} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB -c shared_buffers=1GB`;
+    const options = durable
+      ? `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`
+      : `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB -c shared_buffers=1GB`;
     run('pg_ctl', ['-D', `${dir}/db`, '-l', `${dir}/log`, '-w', '-o', options, 'start']);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     return { skipped: `PostgreSQL did not start: ${(err as Error).message.split('\n')[0]}` };
   }
   return {
-    url: `postgres://postgres@127.0.0.1:${PORT}/postgres`,
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {
       try {
         run('pg_ctl', ['-D', `${dir}/db`, '-m', 'fast', 'stop']);

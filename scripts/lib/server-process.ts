@@ -32,8 +32,13 @@ export type ServerProcess = {
   output: () => string;
   /** SIGKILL: no shutdown hooks, no flushing; resolves when the process is gone. */
   kill: () => Promise<void>;
-  /** SIGTERM: the server closes the app and the database, then exits; resolves its exit code. */
+  /**
+   * SIGTERM: the server drains (DRAIN_MS, 0 unless given), closes the app and the database,
+   * then exits; resolves its exit code.
+   */
   stop: () => Promise<number | null>;
+  /** SIGINT (Ctrl-C): closes at once, without a drain; resolves the exit code. */
+  interrupt: () => Promise<number | null>;
 };
 
 export type ServerOptions = {
@@ -63,6 +68,8 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     DATA_DIR: options.dataDir,
     SEED_DEMO: '0',
     LOG_LEVEL: 'warn',
+    // No load balancer waits on a test's server: SIGTERM closes at once unless a caller asks.
+    DRAIN_MS: '0',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   };
@@ -95,6 +102,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
       await signalled('SIGKILL');
     },
     stop: () => signalled('SIGTERM'),
+    interrupt: () => signalled('SIGINT'),
   };
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);

@@ -34,11 +34,29 @@ export const messageOf = (body: unknown): string =>
 export const okOnly: Accept = (status) => (status === 200 ? 'ok' : undefined);
 
 export class Http {
+  /** Requests that failed because a server was killed while they were in flight. */
+  lostInKills = 0;
+
   constructor(
     readonly base: string,
     readonly stats: SoakStats,
     private readonly timeoutMs = 30_000,
+    /**
+     * When servers behind the balancer were killed (ms since the epoch): a request that fails
+     * with a network error or a 5xx and was in flight at one of them is counted apart, not as
+     * an error (the soak with several servers kills one on purpose).
+     */
+    private readonly kills: readonly number[] = [],
   ) {}
+
+  /** Counts the failure as lost in a kill when it was in flight at one; answers whether it was. */
+  private lostInKill(operation: string, sentAt: number, elapsedMs: number): boolean {
+    const answeredAt = sentAt + elapsedMs;
+    if (!this.kills.some((k) => sentAt <= k && k <= answeredAt)) return false;
+    this.lostInKills++;
+    this.stats.record(operation, elapsedMs, 'in-flight-at-kill');
+    return true;
+  }
 
   async call(operation: string, path: string, options: CallOptions): Promise<Reply | null> {
     for (let retries = options.retriesWhenBusy ?? 0; ; retries--) {
@@ -65,6 +83,7 @@ export class Http {
       body = options.form;
     }
     const started = performance.now();
+    const sentAt = Date.now();
     let status: number;
     let text: string;
     let responseHeaders: Headers;
@@ -81,6 +100,7 @@ export class Http {
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
       const detail = `${(err as Error).name}: ${(err as Error).message}${cause ? ` (${cause})` : ''}`;
+      if (this.lostInKill(operation, sentAt, performance.now() - started)) return null;
       this.stats.record(operation, performance.now() - started, 'network-error');
       this.stats.error('network', operation, detail);
       return null;
@@ -93,6 +113,7 @@ export class Http {
       // Not JSON: keep the text for the report.
     }
     if (status >= 500) {
+      if (this.lostInKill(operation, sentAt, elapsed)) return null;
       this.stats.record(operation, elapsed, String(status));
       this.stats.error('server-error', operation, `${status} ${text}`, status);
       return null;

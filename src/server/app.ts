@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
+import { setTimeout } from 'node:timers/promises';
 import sensible from '@fastify/sensible';
 import Fastify, {
   type FastifyError,
@@ -26,13 +27,15 @@ import { API_BASE, type ClientConfig } from '../shared/api';
 import { AccessTokens } from './auth/access-tokens';
 import { createIdentityProvider, type IdentityProvider } from './auth/identity-provider';
 import { loadSecret } from './auth/secrets';
+import { checkSecretsAgree } from './auth/secrets-fingerprint';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Sales } from './domain/order-process';
 import { runTimedWork, startTimedWork } from './domain/timed-work';
-import { LocalImageStore } from './images/image-store';
+import { imageOriginsOf, imageStoreOf } from './images/image-store-of';
 import { LoosePhotos } from './images/loose-photos';
 import { ImeiVault } from './imei/imei-vault';
+import { type LimitStore, openLimitStore } from './limits/limit-store';
 import { LiveHub } from './live/live-hub';
 import { Outbox } from './mail/outbox';
 import { fileTransport, type MailTransport, smtpTransport } from './mail/transport';
@@ -44,6 +47,7 @@ import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
 import inputGuardPlugin from './plugins/input-guard';
+import metricsPlugin from './plugins/metrics';
 import openapiPlugin from './plugins/openapi';
 import publicAnswersPlugin from './plugins/public-answers';
 import securityPlugin from './plugins/security';
@@ -73,6 +77,15 @@ declare module 'fastify' {
     outbox: Outbox;
     /** The pages kept live (server-sent events). */
     live: LiveHub;
+    /**
+     * Stops taking work without refusing any (SIGTERM behind a load balancer): the health check
+     * answers 503 for `ms` while every request is still answered (each closing its connection),
+     * then live streams end and the server stops accepting connections, and this resolves once
+     * the requests in flight are answered. `close()` follows.
+     */
+    drain: (ms: number) => Promise<void>;
+    /** Whether the server is draining (the health check answers 503). */
+    draining: boolean;
     /** Every route registered (method and full URL), for the authorization matrix's coverage. */
     routeList: ReadonlyArray<{ method: string; url: string }>;
   }
@@ -85,6 +98,8 @@ export type AppServices = {
   accessTokens: AccessTokens;
   adminEmails: ReadonlySet<string>;
   payments: PaymentProvider;
+  /** Where the rate limits and the sign-in lockout count, shared by every server when it can be. */
+  limits: LimitStore;
 };
 
 export type AppOptions = {
@@ -107,6 +122,14 @@ export async function createServices(config: Config, database: Database): Promis
     loadSecret(config.DATA_DIR, 'jwt-secret', config.JWT_SECRET),
     loadSecret(config.DATA_DIR, 'imei-key', config.IMEI_KEY),
   ]);
+  // Before anything is signed or sealed with them: the same as every other server's.
+  await database.exclusively(() =>
+    checkSecretsAgree(
+      database.db,
+      { BETTER_AUTH_SECRET: authSecret, JWT_SECRET: jwtSecret, IMEI_KEY: imeiKey },
+      { acceptNew: config.ACCEPT_NEW_SECRETS },
+    ),
+  );
   // Admin only once the owner proved the address (decision 017); the demo admin is admin by its
   // own record, in the database whose seed created it.
   const adminEmails = new Set(config.ADMIN_EMAILS);
@@ -115,13 +138,15 @@ export async function createServices(config: Config, database: Database): Promis
     mailTransportOf(config),
     (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''),
   );
+  const limits = await openLimitStore(config, database);
   return {
-    identity: createIdentityProvider(database.db, config, authSecret, outbox),
+    identity: createIdentityProvider(database.db, config, authSecret, outbox, limits),
     outbox,
     imeiVault: new ImeiVault(imeiKey),
     accessTokens: new AccessTokens(jwtSecret),
     adminEmails,
     payments: paymentProviderOf(config, database),
+    limits,
   };
 }
 
@@ -143,7 +168,7 @@ function paymentProviderOf(config: Config, database: Database): PaymentProvider 
   return new EmbeddedPaymentProvider(database.db);
 }
 
-export const uploadsDirOf = (config: Config) => path.join(config.DATA_DIR, 'uploads');
+export { uploadsDirOf } from './images/image-store-of';
 
 export function clientConfigOf(config: Config, services: AppServices): ClientConfig {
   const imgbb = config.IMGBB_API_KEY
@@ -168,16 +193,20 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   await fastify.register(sensible);
   await fastify.register(errorsPlugin);
   await fastify.register(inputGuardPlugin);
+  // Before the security plugin, whose rate limits count in the services' limit store.
+  const services = opts.services ?? (await createServices(opts.config, opts.database));
+  services.limits.log = fastify.log;
   await fastify.register(securityPlugin, {
-    imageOrigins: opts.config.IMGBB_API_KEY ? [new URL(opts.config.IMGBB_IMAGE_ORIGIN).origin] : [],
+    imageOrigins: imageOriginsOf(opts.config),
     uploadOrigins: opts.config.IMGBB_API_KEY ? [new URL(opts.config.IMGBB_UPLOAD_URL).origin] : [],
     stripe: opts.config.STRIPE_PUBLISHABLE_KEY !== undefined,
+    limits: services.limits,
   });
   await fastify.register(databasePlugin, { database: opts.database });
+  await fastify.register(metricsPlugin, { token: opts.config.METRICS_TOKEN });
   await fastify.register(publicAnswersPlugin, { ttlMs: opts.config.PUBLIC_CACHE_MS });
-  const services = opts.services ?? (await createServices(opts.config, opts.database));
   fastify.decorate('imeiVault', services.imeiVault);
-  const loosePhotos = new LoosePhotos(new LocalImageStore(uploadsDirOf(opts.config)));
+  const loosePhotos = new LoosePhotos(await imageStoreOf(opts.config));
   fastify.decorate('loosePhotos', loosePhotos);
   fastify.decorate('outbox', services.outbox);
   const live = new LiveHub(opts.database);
@@ -192,6 +221,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     provider: services.payments,
     holdMs: opts.config.HOLD_DAYS * 24 * 60 * 60 * 1000,
     log: fastify.log,
+    metrics: fastify.paymentMetrics,
   };
   // The timed work starts once the server listens and stops (finishing its round) on close.
   let timedWork: { stop: () => Promise<void> } | undefined;
@@ -213,6 +243,24 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   fastify.addHook('onResponse', async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') services.outbox.kick();
   });
+  fastify.decorate('draining', false);
+  fastify.decorate('drain', async (ms: number) => {
+    fastify.draining = true;
+    await setTimeout(ms);
+    // Open streams would hold the connections for ever: they end first.
+    await live.close();
+    const closed = new Promise<void>((resolve) => fastify.server.close(() => resolve()));
+    // Requests are bounded by the request timeout; a handler stuck past it is not waited for.
+    const giveUp = new AbortController();
+    const late = setTimeout(opts.config.REQUEST_TIMEOUT_MS, undefined, { signal: giveUp.signal });
+    await Promise.race([closed, late.catch(() => {})]);
+    giveUp.abort();
+  });
+  // While draining, every answer closes its connection: a balancer's kept-alive connection
+  // would otherwise bring the next request here again.
+  fastify.addHook('onRequest', async (_request, reply) => {
+    if (fastify.draining) reply.header('connection', 'close');
+  });
   // Open streams would hold the server's close for ever: they end first.
   fastify.addHook('preClose', async () => {
     await live.close();
@@ -221,6 +269,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     await timedWork?.stop();
     await services.outbox.idle();
     services.outbox.transport.close();
+    await services.limits.close();
   });
 
   await fastify.register(
@@ -245,7 +294,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   await fastify.register(sitemapRoutes);
   await fastify.register(clientPlugin, {
     clientDir: opts.config.CLIENT_DIR,
-    uploadsDir: uploadsDirOf(opts.config),
+    images: loosePhotos.store,
   });
 }
 

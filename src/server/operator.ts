@@ -1,27 +1,43 @@
 /**
- * The operator's commands (`npm run admin -- grant|revoke|list`), run on this machine with the
- * server's environment. On PostgreSQL the command writes the database itself. An embedded
- * database is open in the running server alone (one process per PGlite directory), so the
- * server listens on a Unix socket in DATA_DIR, readable by its owner only (the file system is
- * the proof of being the operator), and the command asks it; with no server running, the
- * command opens the directory itself.
+ * The operator's commands (`npm run admin -- grant|revoke|list`, and the dump that `npm run
+ * backup` asks for), run on this machine with the server's environment. On PostgreSQL the command
+ * writes the database itself. An embedded database is open in the running server alone (one
+ * process per PGlite directory), so the server listens on a Unix socket in DATA_DIR, readable by
+ * its owner only (the file system is the proof of being the operator), and the command asks it;
+ * with no server running, the command opens the directory itself.
  */
 import { chmod, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { emailSchema } from '../shared/api';
-import type { Db } from './db/client';
+import { writeDump } from './backup/take-backup';
+import type { Database, Db } from './db/client';
 import { listAdmins, setAdmin } from './repositories/users';
 
 export const OPERATOR_SOCKET = 'operator.sock';
 export const operatorSocketOf = (dataDir: string) => path.join(dataDir, OPERATOR_SOCKET);
 
-const commandSchema = z.discriminatedUnion('command', [
+const adminCommands = [
   z.object({ command: z.enum(['grant', 'revoke']), email: emailSchema }),
   z.object({ command: z.literal('list') }),
-]);
+] as const;
+const commandSchema = z.discriminatedUnion('command', adminCommands);
 export type OperatorCommand = z.infer<typeof commandSchema>;
+
+/**
+ * What the socket takes: the admin commands, and `dump`, which writes the database's dump to a
+ * new file (take-backup.ts). The server may write it anywhere its user may: the socket's only
+ * callers are that same user.
+ */
+const socketCommandSchema = z.discriminatedUnion('command', [
+  ...adminCommands,
+  z.object({
+    command: z.literal('dump'),
+    file: z.string().refine(path.isAbsolute, 'file: must be an absolute path'),
+  }),
+]);
+export type SocketCommand = z.infer<typeof socketCommandSchema>;
 export type OperatorAnswer = { ok: boolean; message: string };
 
 export const USAGE =
@@ -80,11 +96,17 @@ export async function runOperatorCommand(
   return { ok: true, message: `${email} was not made an admin by this command.${listed}` };
 }
 
-/** Serves operator commands on DATA_DIR's socket while the server runs. */
+/** Serves operator commands on DATA_DIR's socket while the server runs on `database`. */
 export async function listenForOperator(
   dataDir: string,
+  database: Database,
   run: (command: OperatorCommand) => Promise<OperatorAnswer>,
 ): Promise<Server> {
+  const perform = async (command: SocketCommand): Promise<OperatorAnswer> => {
+    if (command.command !== 'dump') return run(command);
+    await writeDump(database, command.file);
+    return { ok: true, message: `The database was dumped to ${command.file}.` };
+  };
   const socketPath = operatorSocketOf(dataDir);
   // Left by a server that was killed: nothing listens on it any more (the data directory lock
   // proves this process is the only server).
@@ -99,16 +121,18 @@ export async function listenForOperator(
       if (input.length > 4096) return socket.destroy();
       const newline = input.indexOf('\n');
       if (newline === -1) return;
-      let parsed: ReturnType<typeof commandSchema.safeParse>;
+      // The whole command is in: it may take its time (a large dump) without being cut off.
+      socket.setTimeout(0);
+      let parsed: ReturnType<typeof socketCommandSchema.safeParse>;
       try {
-        parsed = commandSchema.safeParse(JSON.parse(input.slice(0, newline)));
+        parsed = socketCommandSchema.safeParse(JSON.parse(input.slice(0, newline)));
       } catch {
         return socket.end(`${JSON.stringify({ ok: false, message: 'not JSON' })}\n`);
       }
       if (!parsed.success) {
         return socket.end(`${JSON.stringify({ ok: false, message: USAGE })}\n`);
       }
-      run(parsed.data).then(
+      perform(parsed.data).then(
         (answer) => socket.end(`${JSON.stringify(answer)}\n`),
         (err: Error) => socket.end(`${JSON.stringify({ ok: false, message: err.message })}\n`),
       );
@@ -126,7 +150,7 @@ export async function listenForOperator(
 /** Sends a command to the running server; undefined when no server listens. */
 export function askRunningServer(
   dataDir: string,
-  command: OperatorCommand,
+  command: SocketCommand,
 ): Promise<OperatorAnswer | undefined> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(operatorSocketOf(dataDir));

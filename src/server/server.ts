@@ -1,10 +1,14 @@
 /** Starts the marketplace: config, database and migrations, demo data on first start, listen. */
 
-import { buildApp, createServices, uploadsDirOf } from './app';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { buildApp, createServices } from './app';
+import { SecretsMismatchError } from './auth/secrets-fingerprint';
+import { RESTORE_JOURNAL } from './backup/restore-backup';
 import { type Config, ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirInUseError } from './db/data-dir-lock';
-import { LocalImageStore } from './images/image-store';
+import { imageStoreOf } from './images/image-store-of';
 import { listenForOperator, runOperatorCommand } from './operator';
 import { demoAccountsPresent, demoPassword, hasAnyUser, seedDemo } from './seed/demo';
 
@@ -20,6 +24,13 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  // A restore cut off halfway left DATA_DIR part old, part restored: it must finish first.
+  if (!config.DATABASE_URL && existsSync(path.join(config.DATA_DIR, RESTORE_JOURNAL))) {
+    console.error(
+      `A restore into ${config.DATA_DIR} was cut off before it finished: run \`npm run restore\` again to finish it, then start the server.`,
+    );
+    process.exit(1);
+  }
   const database = await openDatabase(
     config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/db` },
   ).catch((err) => {
@@ -27,27 +38,49 @@ async function main(): Promise<void> {
     console.error(err.message);
     process.exit(1);
   });
-  const services = await createServices(config, database);
+  const services = await createServices(config, database).catch(async (err) => {
+    if (!(err instanceof SecretsMismatchError)) throw err;
+    console.error(err.message);
+    await database.close();
+    process.exit(1);
+  });
   const password = config.SEED_DEMO ? await demoPassword(config.DATA_DIR) : '';
-  if (config.SEED_DEMO && !(await hasAnyUser(database.db))) {
-    const images = new LocalImageStore(uploadsDirOf(config), { allowSvg: true });
+  // Under the start lock: of servers starting together on an empty database, one seeds it.
+  await database.exclusively(async () => {
+    if (!config.SEED_DEMO || (await hasAnyUser(database.db))) return;
+    const images = await imageStoreOf(config, { allowSvg: true });
     await seedDemo(database.db, images, services.identity, services.imeiVault, password);
-  }
+  });
 
   const app = await buildApp({ config, database, services, terminal: process.stdout.isTTY });
-  const close = async (signal: string) => {
+  // SIGTERM (a deploy, an orchestrator) drains first: out of the balancer's rotation, then
+  // closed with nothing in flight. SIGINT (Ctrl-C at a terminal) closes at once; a second
+  // signal cuts a drain short.
+  let stopping = false;
+  let cutShort = () => {};
+  const shutDown = async (signal: NodeJS.Signals) => {
+    if (stopping) return cutShort();
+    stopping = true;
+    if (signal === 'SIGTERM' && config.DRAIN_MS > 0) {
+      app.log.info({ signal, drainMs: config.DRAIN_MS }, 'draining');
+      const interrupted = new Promise<void>((resolve) => {
+        cutShort = resolve;
+      });
+      await Promise.race([app.drain(config.DRAIN_MS), interrupted]);
+    }
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await database.close();
     process.exit(0);
   };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
+  process.on('SIGINT', shutDown);
+  process.on('SIGTERM', shutDown);
 
   const address = await app.listen({ port: config.PORT, host: config.HOST });
-  // `npm run admin` reaches an embedded database through this server (src/server/operator.ts).
+  // `npm run admin` and `npm run backup` reach an embedded database through this server
+  // (src/server/operator.ts).
   if (database.kind === 'pglite') {
-    await listenForOperator(config.DATA_DIR, (command) =>
+    await listenForOperator(config.DATA_DIR, database, (command) =>
       runOperatorCommand(database.db, services.adminEmails, command),
     );
   }
@@ -56,6 +89,7 @@ async function main(): Promise<void> {
     `Used-phone marketplace is running at ${shown}`,
     `  database: ${database.kind}`,
     `  mail: ${services.outbox.transport.description}`,
+    `  limits: counted in ${services.limits.kind === 'memory' ? "this process's memory" : services.limits.kind}`,
   ];
   // Only the demo accounts this database has (the seed runs on an empty database only).
   const demo = config.SEED_DEMO ? await demoAccountsPresent(database.db) : [];
@@ -68,6 +102,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A setting that turns out unusable (an unreachable bucket) is told as one message, no stack.
+  console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 });

@@ -4,12 +4,14 @@
  * - sign-up: the e-mail's format and length, a name of 1 to 100 characters, the password rules of
  *   spec section 5, banned addresses, and sign-ups limited per client address and in all;
  * - sign-in: the e-mail checked before anything is kept about it, `user-not-found` for an unknown
- *   address, and failed tries locked out per client address and normalised e-mail;
+ *   address, and tries locked out per client address and normalised e-mail (each try counted
+ *   before the password is checked, a success clearing them);
  * - every identity created by any method (e-mail, Google): not for a banned address, name capped;
  * - password hashing: a few at a time, so a flood of sign-ups cannot take every thread of the
  *   pool that also reads files (photos, the app's scripts).
  * The client's address comes from our server (`CLIENT_ADDRESS_HEADER`, set after the trusted
- * proxies are applied), never from a header a client sends.
+ * proxies are applied), never from a header a client sends. The limits count in the store every
+ * server shares (limits/limit-store.ts), so N servers lock out as one does.
  */
 import { isIPv6 } from 'node:net';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
@@ -19,6 +21,7 @@ import { emailSchema } from '../../shared/api';
 import { NAME_MAX_LENGTH } from '../../shared/constants';
 import { passwordProblem } from '../../shared/identity';
 import type { Db } from '../db/client';
+import { type LimitStore, LimitsUnavailableError } from '../limits/limit-store';
 import { isBanned } from '../repositories/bans';
 import { identityExists } from '../repositories/users';
 import { WindowThrottle } from './window-throttle';
@@ -35,6 +38,9 @@ export type IdentityLimits = {
 };
 
 const SIGN_UP_WINDOW_MS = 10 * 60 * 1000;
+/** Sign-in tries one client address may make for one e-mail per window. */
+const SIGN_IN_TRIES = 5;
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 /** Password hashes computed at once: half of libuv's default pool of four threads. */
 const HASHING_AT_ONCE = 2;
 /** Hashes waiting beyond this answer "busy" at once instead of queueing without end. */
@@ -69,6 +75,22 @@ const tooMany = (retryAfterSeconds: number, message: string) =>
     },
   );
 
+/** The code of a sign-in refused because the lockout cannot count (its store is down). */
+export const LOCKOUT_UNAVAILABLE = 'LOCKOUT_UNAVAILABLE';
+
+/** The lockout cannot count: sign-in waits rather than let guesses through uncounted. */
+const unavailable = (err: unknown): never => {
+  if (!(err instanceof LimitsUnavailableError)) throw err;
+  throw new APIError(
+    'SERVICE_UNAVAILABLE',
+    {
+      code: LOCKOUT_UNAVAILABLE,
+      message: 'Sign-in is unavailable for a moment. Try again shortly.',
+    },
+    { 'retry-after': '5' },
+  );
+};
+
 type Body = Record<string, unknown> | undefined;
 
 const checkedEmail = (body: Body): string => {
@@ -85,11 +107,27 @@ const checkedName = (name: unknown): string => {
   return trimmed;
 };
 
-export function createIdentityGuard(db: Db, limits: IdentityLimits) {
-  const failedSignIns = new WindowThrottle();
+export function createIdentityGuard(db: Db, store: LimitStore, limits: IdentityLimits) {
+  // A limit against guessing passwords: refuses while the store cannot count.
+  const signInTries = new WindowThrottle(store, 'sign-in tries', {
+    limit: SIGN_IN_TRIES,
+    windowMs: SIGN_IN_WINDOW_MS,
+    whenUncounted: 'refuse',
+  });
+  // Limits against floods of accounts: sign-ups go on uncounted while the store is down (each
+  // still costs a password hash, a few at a time).
   const windowMs = limits.windowMs ?? SIGN_UP_WINDOW_MS;
-  const signUpsByAddress = new WindowThrottle({ limit: limits.signUpsPerAddress, windowMs });
-  const signUpsInAll = new WindowThrottle({ limit: limits.signUpsInAll, windowMs, maxKeys: 1 });
+  const signUpsByAddress = new WindowThrottle(store, 'sign-ups by address', {
+    limit: limits.signUpsPerAddress,
+    windowMs,
+    whenUncounted: 'allow',
+  });
+  const signUpsInAll = new WindowThrottle(store, 'sign-ups in all', {
+    limit: limits.signUpsInAll,
+    windowMs,
+    whenUncounted: 'allow',
+    maxKeys: 1,
+  });
   const hashing = pLimit(HASHING_AT_ONCE);
 
   const addressOf = (headers: Headers | undefined): string | null => {
@@ -115,20 +153,19 @@ export function createIdentityGuard(db: Db, limits: IdentityLimits) {
       const address = addressOf(ctx.headers);
       // Calls from our own code (demo data, fixtures) carry no client address and no limit.
       if (address) {
-        const wait = Math.max(signUpsByAddress.retryAfter(address), signUpsInAll.retryAfter('all'));
+        // The ceiling in all counts only sign-ups their address's limit let through.
+        const wait = (await signUpsByAddress.take(address)) || (await signUpsInAll.take('all'));
         if (wait > 0) throw tooMany(wait, 'Too many new accounts just now. Try again later.');
-        signUpsByAddress.count(address);
-        signUpsInAll.count('all');
       }
       return { context: { body: { ...body, email, name } } };
     }
     if (ctx.path === '/sign-in/email') {
       const email = checkedEmail(body);
       const key = `${addressOf(ctx.headers) ?? 'server'}|${email}`;
-      const wait = failedSignIns.retryAfter(key);
+      // Counted before the password is checked: guesses sent at once count, every one of them.
+      const wait = await signInTries.take(key).catch(unavailable);
       if (wait > 0) throw tooMany(wait, 'Too many failed sign-in attempts. Try again later.');
       if (!(await identityExists(db, email))) {
-        failedSignIns.count(key);
         throw fail('UNAUTHORIZED', 'USER_NOT_FOUND', 'No account uses this e-mail');
       }
       return { context: { body: { ...body, email } } };
@@ -155,10 +192,8 @@ export function createIdentityGuard(db: Db, limits: IdentityLimits) {
     const body = ctx.body as Body;
     const email = typeof body?.email === 'string' ? body.email : '';
     const key = `${addressOf(ctx.headers) ?? 'server'}|${email}`;
-    const returned = ctx.context.returned;
-    if (isAPIError(returned)) {
-      if (returned.statusCode === 401) failedSignIns.count(key);
-    } else failedSignIns.reset(key);
+    // A success clears the tries; a failure was counted when it was tried.
+    if (!isAPIError(ctx.context.returned)) await signInTries.reset(key);
   });
 
   return {

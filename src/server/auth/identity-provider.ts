@@ -11,10 +11,11 @@ import { PASSWORD_MIN_LENGTH } from '../../shared/constants';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema';
+import type { LimitStore } from '../limits/limit-store';
 import { resetPasswordMail, verifyEmailMail } from '../mail/messages';
 import { type Outbox, type OutgoingMail, writeMails } from '../mail/outbox';
 import { identityExists } from '../repositories/users';
-import { CLIENT_ADDRESS_HEADER, createIdentityGuard } from './identity-guard';
+import { CLIENT_ADDRESS_HEADER, createIdentityGuard, LOCKOUT_UNAVAILABLE } from './identity-guard';
 
 export type Identity = {
   uid: string;
@@ -51,11 +52,28 @@ export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'].flatMap((h) =>
 /** Mails of one kind an address gets in an hour at most: a reset asked for again and again is no flood. */
 const MAILS_PER_HOUR = 3;
 
+/**
+ * The provider's limiter over our limit store. A limit against floods: while the store cannot
+ * count it lets calls through, and the guard's own limits decide (the lockout refuses).
+ */
+function providerLimitStorage(limits: LimitStore) {
+  const counter = limits.counter('identity provider', { whenUncounted: 'allow' });
+  return {
+    consume: async (key: string, rule: { window: number; max: number }) => {
+      const hit = await counter.hit(key, rule.window * 1000);
+      return !hit || hit.count <= rule.max
+        ? { allowed: true, retryAfter: null }
+        : { allowed: false, retryAfter: Math.max(1, Math.ceil(hit.ttlMs / 1000)) };
+    },
+  };
+}
+
 export function createIdentityProvider(
   db: Db,
   config: Config,
   secret: string,
   outbox: Outbox,
+  limits: LimitStore,
 ): IdentityProvider {
   // Identities the server makes itself (the demo's, the operator's) are not sent a welcome.
   const quiet = new Set<string>();
@@ -71,7 +89,7 @@ export function createIdentityProvider(
   };
   const googleEnabled = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
   const issuer = config.GOOGLE_ISSUER.replace(/\/$/, '');
-  const guard = createIdentityGuard(db, {
+  const guard = createIdentityGuard(db, limits, {
     signUpsPerAddress: config.SIGN_UPS_PER_ADDRESS,
     signUpsInAll: config.SIGN_UPS_IN_ALL,
   });
@@ -135,10 +153,11 @@ export function createIdentityProvider(
     hooks: guard.hooks,
     databaseHooks: guard.databaseHooks,
     // Our guard holds the precise limits (lockout, sign-ups); this is the provider's own per
-    // address limit on every identity call, a second layer against floods.
+    // address limit on every identity call, a second layer against floods, counted in the store
+    // every server shares.
     rateLimit: {
       enabled: config.IDENTITY_RATE_LIMIT > 0,
-      storage: 'memory',
+      customStorage: providerLimitStorage(limits),
       window: 60,
       max: config.IDENTITY_RATE_LIMIT,
       customRules: {
@@ -165,8 +184,10 @@ export function createIdentityProvider(
       },
     },
     onAPIError: {
-      // Our guard's refusals (400, 401, 403, 429) are answers, not faults.
+      // Our guard's refusals (400, 401, 403, 429) are answers, not faults; so is its 503 while
+      // the lockout cannot count, an outage the limit store logs once, not per sign-in.
       onError: (error) => {
+        if (isAPIError(error) && error.body?.code === LOCKOUT_UNAVAILABLE) return;
         if (!isAPIError(error) || error.statusCode >= 500)
           console.error('identity provider failed:', error);
       },

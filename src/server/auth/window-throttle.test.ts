@@ -1,37 +1,63 @@
 import { describe, expect, it } from 'vitest';
+import { LimitStore, LimitsUnavailableError } from '../limits/limit-store';
+import { MemoryLimitBackend } from '../limits/memory-limit-backend';
 import { clientKey } from './identity-guard';
 import { WindowThrottle } from './window-throttle';
 
+/** A store in memory whose clock the test moves. */
+function storeAt(clock: { now: number }) {
+  return new LimitStore(new MemoryLimitBackend(() => clock.now));
+}
+
 describe('WindowThrottle', () => {
-  it('holds a key back past its limit until its window has passed', () => {
-    const throttle = new WindowThrottle({ limit: 2, windowMs: 1000 });
-    throttle.count('a', 0);
-    expect(throttle.retryAfter('a', 10)).toBe(0);
-    throttle.count('a', 10);
-    expect(throttle.retryAfter('a', 10)).toBe(1);
-    expect(throttle.retryAfter('a', 999)).toBe(1);
-    expect(throttle.retryAfter('a', 1000)).toBe(0);
+  it('holds a key back past its limit until its window has passed', async () => {
+    const clock = { now: 0 };
+    const throttle = new WindowThrottle(storeAt(clock), 'tries', {
+      limit: 2,
+      windowMs: 1000,
+      whenUncounted: 'refuse',
+    });
+    expect(await throttle.take('a')).toBe(0);
+    clock.now = 10;
+    expect(await throttle.take('a')).toBe(0);
+    expect(await throttle.take('a')).toBe(1);
+    clock.now = 999;
+    expect(await throttle.take('a')).toBe(1);
+    expect(await throttle.take('b')).toBe(0);
+    clock.now = 1000;
+    expect(await throttle.take('a')).toBe(0);
   });
 
-  it('drops an expired entry when it is read', () => {
-    const throttle = new WindowThrottle({ limit: 1, windowMs: 1000 });
-    throttle.count('a', 0);
-    expect(throttle.size).toBe(1);
-    expect(throttle.retryAfter('a', 5000)).toBe(0);
-    expect(throttle.size).toBe(0);
+  it('forgets a key on reset', async () => {
+    const throttle = new WindowThrottle(storeAt({ now: 0 }), 'tries', {
+      limit: 1,
+      windowMs: 1000,
+      whenUncounted: 'refuse',
+    });
+    await throttle.take('a');
+    await throttle.reset('a');
+    expect(await throttle.take('a')).toBe(0);
   });
 
-  it('keeps at most maxKeys keys, however many are made up', () => {
-    const throttle = new WindowThrottle({ limit: 5, maxKeys: 100 });
-    for (let i = 0; i < 10_000; i++) throttle.count(`made-up-${i}@test.example`);
-    expect(throttle.size).toBe(100);
-  });
-
-  it('forgets a key on reset', () => {
-    const throttle = new WindowThrottle({ limit: 1 });
-    throttle.count('a');
-    throttle.reset('a');
-    expect(throttle.retryAfter('a')).toBe(0);
+  it('lets a flood limit through uncounted and refuses a guessing limit while its store fails', async () => {
+    const broken = new LimitStore(
+      {
+        kind: 'redis',
+        counter: () => ({
+          hit: () => Promise.reject(new Error('connection refused')),
+          reset: () => Promise.reject(new Error('connection refused')),
+        }),
+        close: async () => {},
+      },
+      { info: () => {}, error: () => {} },
+    );
+    const options = { limit: 1, windowMs: 1000 };
+    const signUps = new WindowThrottle(broken, 'sign-ups', { ...options, whenUncounted: 'allow' });
+    const signIns = new WindowThrottle(broken, 'sign-ins', { ...options, whenUncounted: 'refuse' });
+    expect(await signUps.take('a')).toBe(0);
+    expect(await signUps.take('a')).toBe(0);
+    await expect(signIns.take('a')).rejects.toBeInstanceOf(LimitsUnavailableError);
+    await expect(signIns.reset('a')).resolves.toBeUndefined();
   });
 });
 

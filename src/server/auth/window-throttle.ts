@@ -1,63 +1,48 @@
 /**
- * Counts events per key in a fixed window (failed sign-ins per client address and normalised
- * e-mail, sign-ups per address and in all); past the limit, further tries wait for the window. Bounded: at most `maxKeys` keys are kept, the least
- * recently used going first, and an entry whose window has passed is dropped when read, so a
- * stream of made-up keys cannot grow the process's memory.
+ * Tries per key in a fixed window (sign-in tries per client address and normalised e-mail,
+ * sign-ups per address and in all), counted in the limit store every server shares: past the
+ * limit, further tries wait for the window. Each try is counted as it is made, in one atomic
+ * step, so tries made at once (on one server or on several) cannot all slip in under the limit.
  */
-import { LRUCache } from 'lru-cache';
-
-type Entry = { count: number; resetAt: number };
+import type { Counter, LimitStore, WhenUncounted } from '../limits/limit-store';
 
 export type WindowThrottleOptions = {
-  limit?: number;
-  windowMs?: number;
+  limit: number;
+  windowMs: number;
+  /** See `WhenUncounted`: a limit against guessing refuses, one against floods allows. */
+  whenUncounted: WhenUncounted;
+  /** Keys kept at most by a store in memory (one key for a limit in all). */
   maxKeys?: number;
 };
 
 export class WindowThrottle {
-  private readonly entries: LRUCache<string, Entry>;
+  private readonly counter: Counter;
   private readonly limit: number;
   private readonly windowMs: number;
 
-  constructor({
-    limit = 5,
-    windowMs = 15 * 60 * 1000,
-    maxKeys = 20_000,
-  }: WindowThrottleOptions = {}) {
+  constructor(
+    limits: LimitStore,
+    name: string,
+    { limit, windowMs, whenUncounted, maxKeys }: WindowThrottleOptions,
+  ) {
     this.limit = limit;
     this.windowMs = windowMs;
-    this.entries = new LRUCache({ max: maxKeys });
+    this.counter = limits.counter(name, { whenUncounted, maxKeys });
   }
 
-  get size(): number {
-    return this.entries.size;
+  /**
+   * Counts one try for the key: the seconds until it may try again when this try is past the
+   * limit, else 0 (also when the store is down and the limit allows). Throws
+   * `LimitsUnavailableError` when the store is down and the limit refuses.
+   */
+  async take(key: string): Promise<number> {
+    const hit = await this.counter.hit(key, this.windowMs);
+    if (!hit || hit.count <= this.limit) return 0;
+    return Math.max(1, Math.ceil(hit.ttlMs / 1000));
   }
 
-  private live(key: string, now: number): Entry | undefined {
-    const entry = this.entries.get(key);
-    if (entry && entry.resetAt <= now) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  }
-
-  /** Seconds until the key may try again, or 0 when it may now. */
-  retryAfter(key: string, now = Date.now()): number {
-    const entry = this.live(key, now);
-    if (!entry) return 0;
-    return entry.count >= this.limit ? Math.ceil((entry.resetAt - now) / 1000) : 0;
-  }
-
-  /** Counts one event for the key. */
-  count(key: string, now = Date.now()): void {
-    const entry = this.live(key, now);
-    if (entry) entry.count++;
-    else this.entries.set(key, { count: 1, resetAt: now + this.windowMs });
-  }
-
-  /** Forgets the key's events (a successful sign-in clears its failures). */
-  reset(key: string): void {
-    this.entries.delete(key);
+  /** Forgets the key's tries (a successful sign-in clears them). */
+  reset(key: string): Promise<void> {
+    return this.counter.reset(key);
   }
 }

@@ -35,7 +35,41 @@ export type Database = {
    * transaction that sent it commits; answers how to stop.
    */
   listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+  /**
+   * Runs `work` while no other server on this database runs its own start work (the migrations,
+   * the demo seed, the secrets' check): any number of servers may start at the same moment.
+   */
+  exclusively: <T>(work: () => Promise<T>) => Promise<T>;
 };
+
+/**
+ * The PostgreSQL advisory lock the start work holds (one 64-bit number for the whole app; the
+ * digits spell nothing, they only must not collide with another app's on a shared server).
+ */
+export const START_LOCK = 7_316_204_993_155_001n;
+
+/**
+ * Runs `work` holding the start lock on a connection of its own, which ends the lock when it
+ * ends: a server that dies mid-start (killed, its machine lost) never leaves it taken.
+ */
+async function holdingStartLock<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let unlocked = false;
+  try {
+    await client.query('select pg_advisory_lock($1)', [START_LOCK.toString()]);
+    try {
+      return await work();
+    } finally {
+      unlocked = await client.query('select pg_advisory_unlock($1)', [START_LOCK.toString()]).then(
+        () => true,
+        () => false,
+      );
+    }
+  } finally {
+    // A connection that may still hold the lock is closed (which ends it), not pooled again.
+    client.release(!unlocked);
+  }
+}
 
 /**
  * How alike a searched word and a word of a phone must be (pg_trgm's word similarity, 0 to 1):
@@ -45,6 +79,9 @@ export type Database = {
 export const SEARCH_WORD_SIMILARITY = 0.4;
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations');
+
+/** The extensions the migrations create, which PGlite must load to open our database. */
+export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
 
 export type DatabaseOptions =
   | { url: string }
@@ -62,12 +99,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // the pool replaces it on the next query.
     pool.on('error', (err) => console.warn('PostgreSQL connection lost:', err.message));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    const exclusively = <T>(work: () => Promise<T>) => holdingStartLock(pool, work);
+    try {
+      // Two servers migrating at once would both create the first table and one would fail.
+      await exclusively(() => migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }));
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
     return {
       db,
       kind: 'postgres',
       close: () => pool.end(),
       listen: (channel, onPayload) => listenPg(options.url, channel, onPayload),
+      exclusively,
     };
   }
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
@@ -77,7 +122,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   try {
     const client = await PGlite.create(options.dataDir, {
       loadDataDir: options.loadDataDir,
-      extensions: { pg_trgm, btree_gin },
+      extensions: PGLITE_EXTENSIONS,
     });
     opened = client;
     await client.exec(`set pg_trgm.word_similarity_threshold = ${SEARCH_WORD_SIMILARITY}`);
@@ -100,6 +145,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           if (!client.closed) await stop();
         };
       },
+      // The data directory's lock already keeps every other process out.
+      exclusively: (work) => work(),
     };
   } catch (err) {
     await opened?.close();

@@ -535,6 +535,8 @@ export const outboxMails = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.sentAt} is null and ${t.gaveUpAt} is null`),
     index('outbox_mails_to_kind_idx').on(t.toAddress, t.kind, t.createdAt),
+    // The metrics' count of mail given up, at every scrape (decision 030).
+    index('outbox_mails_given_up_idx').on(t.gaveUpAt).where(sql`${t.gaveUpAt} is not null`),
   ],
 );
 
@@ -635,3 +637,19 @@ export const serverSettings = pgTable('server_settings', {
   value: text('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The rate limits and the sign-in lockout as every server counts them when the database is
+ * PostgreSQL and Redis is not configured (src/server/limits): one row per limit and key (a hash,
+ * never the e-mail or secret itself) for its current window; rows past `reset_at` mean nothing
+ * and are removed now and then, found through the index.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_hits_reset_at_idx').on(t.resetAt)],
+);

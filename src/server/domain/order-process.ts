@@ -33,6 +33,7 @@ import { notify, wishersOf } from '../notify/notify';
 import type { PaymentProvider } from '../payments/payment-provider';
 import { settlePayment } from '../payments/settle';
 import type { Caller } from '../plugins/auth';
+import type { PaymentMetrics } from '../plugins/metrics';
 import { deleteOrderIn, findOrder, insertOrder, type OrderRow } from '../repositories/buying';
 import { findBlockedImei, insertBlockedImei, moveListingsOfImei } from '../repositories/imeis';
 import { toCents } from '../repositories/money';
@@ -65,6 +66,8 @@ export type Sales = {
   holdMs: number;
   /** Where a money step the provider could not do now is noted (the timed work retries it). */
   log?: { warn: (details: object, message: string) => void };
+  /** Counts payments by outcome and the money steps done (null when metrics are off). */
+  metrics?: PaymentMetrics | null;
 };
 
 function found<T>(row: T | undefined, what: string): T {
@@ -620,7 +623,7 @@ async function releasePhone(tx: Tx, productId: string) {
  */
 async function settleAfter(sales: Sales, paymentId: string | undefined) {
   if (!paymentId) return;
-  await settlePayment(sales.db, sales.provider, paymentId).catch((err) => {
+  await settlePayment(sales.db, sales.provider, paymentId, sales.metrics).catch((err) => {
     sales.log?.warn({ err, paymentId }, 'money step left to the timed work');
   });
 }

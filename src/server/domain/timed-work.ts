@@ -16,7 +16,7 @@ export async function runTimedWork(sales: Sales, now = new Date()) {
   let settled = 0;
   for (const id of await unsettledPayments(sales.db)) {
     try {
-      if (await settlePayment(sales.db, sales.provider, id)) settled++;
+      if (await settlePayment(sales.db, sales.provider, id, sales.metrics)) settled++;
     } catch (err) {
       sales.log?.warn({ err, paymentId: id }, 'money step failed; retried next round');
     }

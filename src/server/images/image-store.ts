@@ -1,6 +1,7 @@
 /**
- * The image host. The embedded store decides the type from the bytes, strips every piece of
- * metadata (EXIF, GPS), fixes orientation and stores WebP variants under content-hash names.
+ * The image host. Our stores decide the type from the bytes, strip every piece of metadata (EXIF,
+ * GPS), fix orientation and keep WebP variants under content-hash names; they differ only in
+ * where a variant is kept: a directory here, a bucket in `s3-image-store.ts`.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -28,12 +29,25 @@ const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'svg']);
 
 export const IMAGES_URL_PREFIX = '/images/';
 
-export class LocalImageStore implements ImageStore {
+/** The cache header of a variant: its name is its content, so it never changes under its URL. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * The validation and encoding of every store of ours, written once: a subclass says only how a
+ * variant is kept, found and removed under its name (`<hash>-<width>.webp`).
+ */
+export abstract class VariantImageStore implements ImageStore {
   constructor(
-    private readonly dir: string,
     /** SVG is accepted only from our own seed, never from uploads. */
     private readonly options: { allowSvg?: boolean } = {},
   ) {}
+
+  /** Whether the variant of this name is kept. */
+  abstract hasVariant(name: string): Promise<boolean>;
+  /** Keeps an encoded variant under its name, whole or not at all. */
+  abstract putVariant(name: string, bytes: Buffer): Promise<void>;
+  /** Removes the variant of this name; nothing happens when there is none. */
+  abstract removeVariant(name: string): Promise<void>;
 
   async save(bytes: Buffer): Promise<{ url: string }> {
     if (bytes.length === 0) throw new InvalidImageError('The image is empty.');
@@ -53,11 +67,9 @@ export class LocalImageStore implements ImageStore {
       throw new InvalidImageError('The file is not a JPEG, PNG or WebP image.');
     }
     const hash = hashOf(bytes);
-    const missing: { width: number; file: string }[] = [];
-    for (const width of IMAGE_WIDTHS) {
-      const file = path.join(this.dir, variantName(hash, width));
-      if (!(await exists(file))) missing.push({ width, file });
-    }
+    const names = IMAGE_WIDTHS.map((width) => ({ width, name: variantName(hash, width) }));
+    const kept = await Promise.all(names.map(({ name }) => this.hasVariant(name)));
+    const missing = names.filter((_, i) => !kept[i]);
     // Every variant is encoded before any is written, so a photo that fails part-way (damaged,
     // truncated) leaves nothing behind.
     let outputs: Buffer[];
@@ -67,14 +79,7 @@ export class LocalImageStore implements ImageStore {
       // The decoder's words ('VipsJpeg: premature end…') mean nothing to a seller.
       throw new InvalidImageError('The image is damaged or has too many pixels to process.');
     }
-    await mkdir(this.dir, { recursive: true });
-    for (const [i, { file }] of missing.entries()) {
-      const output = outputs[i] as Buffer;
-      // Unique, so two uploads of the same photo at once never write one temporary file.
-      const temp = `${file}.${randomUUID()}.tmp`;
-      await writeFile(temp, output);
-      await rename(temp, file);
-    }
+    await Promise.all(missing.map(({ name }, i) => this.putVariant(name, outputs[i] as Buffer)));
     return { url: variantUrl(hash, IMAGE_DEFAULT_WIDTH) };
   }
 
@@ -89,9 +94,39 @@ export class LocalImageStore implements ImageStore {
   async remove(url: string): Promise<void> {
     const hash = hashOfUrl(url);
     if (hash === null) return;
-    for (const width of IMAGE_WIDTHS) {
-      await rm(path.join(this.dir, variantName(hash, width)), { force: true });
+    await Promise.all(IMAGE_WIDTHS.map((width) => this.removeVariant(variantName(hash, width))));
+  }
+}
+
+/** The variants in a directory (DATA_DIR/uploads): one server's own disk. */
+export class LocalImageStore extends VariantImageStore {
+  constructor(
+    readonly dir: string,
+    options: { allowSvg?: boolean } = {},
+  ) {
+    super(options);
+  }
+
+  async hasVariant(name: string): Promise<boolean> {
+    try {
+      await access(path.join(this.dir, name));
+      return true;
+    } catch {
+      return false;
     }
+  }
+
+  async putVariant(name: string, bytes: Buffer): Promise<void> {
+    const file = path.join(this.dir, name);
+    await mkdir(this.dir, { recursive: true });
+    // Unique, so two uploads of the same photo at once never write one temporary file.
+    const temp = `${file}.${randomUUID()}.tmp`;
+    await writeFile(temp, bytes);
+    await rename(temp, file);
+  }
+
+  async removeVariant(name: string): Promise<void> {
+    await rm(path.join(this.dir, name), { force: true });
   }
 }
 
@@ -100,6 +135,13 @@ const hashOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const OWN_URL = /^\/images\/([0-9a-f]{32})-\d+\.webp$/;
 /** The content hash in one of our image URLs (any of its widths), or null for another host's. */
 const hashOfUrl = (url: string): string | null => OWN_URL.exec(url)?.[1] ?? null;
+
+const VARIANT_NAME = new RegExp(`^[0-9a-f]{32}-(${IMAGE_WIDTHS.join('|')})\\.webp$`);
+/**
+ * Whether `name` is one a store of ours could have written: anything else (a path, another
+ * width, a leftover temporary file) is nobody's photo, and is never looked up.
+ */
+export const isVariantName = (name: string): boolean => VARIANT_NAME.test(name);
 
 /** One WebP variant: upright, at most `width` wide, re-encoded so nothing of the upload survives but pixels. */
 const encode = (input: Sharp, width: number): Promise<Buffer> =>
@@ -113,12 +155,3 @@ const encode = (input: Sharp, width: number): Promise<Buffer> =>
 const variantName = (hash: string, width: number) => `${hash}-${width}.webp`;
 const variantUrl = (hash: string, width: number) =>
   `${IMAGES_URL_PREFIX}${variantName(hash, width)}`;
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -45,9 +45,10 @@ const OUTER_URL = sql.raw('"loose_photos"."url"');
 export const PHOTO_GONE =
   'Photos: a photo was removed after a day on no phone; remove it and add it again';
 
-export class LoosePhotos {
+/** `Store` is the store's own class where the caller knows it (the image host serves from it). */
+export class LoosePhotos<Store extends ImageStore = ImageStore> {
   constructor(
-    readonly store: ImageStore,
+    readonly store: Store,
     private readonly graceMs = LOOSE_PHOTO_GRACE_MS,
   ) {}
 

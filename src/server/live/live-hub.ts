@@ -63,6 +63,11 @@ export class LiveHub {
     return this.total >= STREAMS_IN_ALL;
   }
 
+  /** The streams this server holds open (the metrics' gauge). */
+  get open(): number {
+    return this.total;
+  }
+
   /**
    * Ends the streams whose session has ended (signed out, a password reset, the account deleted
    * or banned): a stream must not outlive what let it open, nor keep its person "online".
@@ -100,7 +105,11 @@ export class LiveHub {
     }
   }
 
+  /** Closed (the server is stopping): no new stream opens; its pages reconnect to another. */
+  closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.ping);
     this.each((stream) => stream.end());
     await this.stopListening?.();

@@ -64,8 +64,11 @@ export async function recordPayment(
 ): Promise<string> {
   const { db, provider } = sales;
   const intent = await provider.retrieve(intentId);
-  if (!intent) throw new PaymentRefusedError(NOT_THIS_ORDER);
-  type Outcome = { refused: string } | { sold: true } | { id: string };
+  if (!intent) {
+    sales.metrics?.payment('refused');
+    throw new PaymentRefusedError(NOT_THIS_ORDER);
+  }
+  type Outcome = { refused: string } | { sold: true } | { id: string; again?: true };
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     const [order] = await tx
       .select()
@@ -80,7 +83,7 @@ export async function recordPayment(
       .select({ id: payments.id })
       .from(payments)
       .where(eq(payments.transactionId, intent.id));
-    if (recorded) return { id: recorded.id };
+    if (recorded) return { id: recorded.id, again: true as const };
     const [product] = await tx
       .select()
       .from(products)
@@ -149,11 +152,19 @@ export async function recordPayment(
     ]);
     return { id: payment?.id as string };
   });
-  if ('refused' in outcome) throw new PaymentRefusedError(outcome.refused);
+  // Counted once committed; a payment recorded before (a repeated call) is not counted again.
+  if ('refused' in outcome) {
+    sales.metrics?.payment('refused');
+    throw new PaymentRefusedError(outcome.refused);
+  }
   if ('sold' in outcome) {
     if (intent.status === 'succeeded') await provider.refund(intent.id);
     else await provider.cancel(intent.id);
+    // Once, by the call that let the money go (a later call finds it let go already).
+    if (intent.status === 'requires_capture' || intent.status === 'succeeded')
+      sales.metrics?.payment('sold_meanwhile');
     throw new SoldMeanwhileError();
   }
+  if (!outcome.again) sales.metrics?.payment('paid');
   return outcome.id;
 }

@@ -9,6 +9,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { MoneyState } from '../../shared/order-process';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
+import type { PaymentMetrics } from '../plugins/metrics';
 import type { PaymentProvider } from './payment-provider';
 
 const STEPS = {
@@ -28,6 +29,7 @@ export async function settlePayment(
   db: Db,
   provider: PaymentProvider,
   paymentId: string,
+  metrics?: PaymentMetrics | null,
 ): Promise<boolean> {
   const [payment] = await db
     .select({ money: payments.money, transactionId: payments.transactionId })
@@ -37,10 +39,13 @@ export async function settlePayment(
   const step = STEPS[payment.money as Pending];
   await provider[step.ask](payment.transactionId);
   if (dieAfterProviderStep) process.kill(process.pid, 'SIGKILL');
-  await db
+  const [done] = await db
     .update(payments)
     .set({ money: step.done, settledAt: new Date() })
-    .where(and(eq(payments.id, paymentId), eq(payments.money, payment.money)));
+    .where(and(eq(payments.id, paymentId), eq(payments.money, payment.money)))
+    .returning({ id: payments.id });
+  // Counted by the one server whose write moved it (two may settle one payment at once).
+  if (done) metrics?.moneyStep(step.done);
   return true;
 }
 

@@ -1,11 +1,11 @@
 /**
  * Serves the built client (hashed assets cached forever, precompressed brotli/gzip, pages never
- * cached) and the image host's files. Unknown /api paths answer JSON 404. Every other path is a
- * page: the public ones come rendered by the server (decision 016), the rest get the client's
- * shell, which renders them (and its own 404 page).
+ * cached) and the image host's photos (images/image-serving.ts). Unknown /api paths answer JSON
+ * 404. Every other path is a page: the public ones come rendered by the server (decision 016),
+ * the rest get the client's shell, which renders them (and its own 404 page).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,24 +15,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_BASE } from '../../shared/api';
 import { type PageRenderer, ROOT_ELEMENT } from '../../shared/page-rendering';
+import imageServing from '../images/image-serving';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
+import type { OwnImageStore } from '../images/image-store-of';
 import type { PublicPage } from './public-answers';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export default fp(async function client(
   app: FastifyInstance,
-  opts: { clientDir: string; uploadsDir: string },
+  opts: { clientDir: string; images: OwnImageStore },
 ) {
-  // The photo host writes here on the first upload; made now so the file server has its root.
-  await mkdir(opts.uploadsDir, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: opts.uploadsDir,
-    prefix: IMAGES_URL_PREFIX,
-    decorateReply: false,
-    cacheControl: false,
-    setHeaders: (reply) => reply.header('cache-control', IMMUTABLE),
-  });
+  await app.register(imageServing, { store: opts.images });
 
   const hasClient = existsSync(path.join(opts.clientDir, 'index.html'));
   if (hasClient) {

@@ -1,8 +1,13 @@
-/** Security headers: a strict Content-Security-Policy with no inline script, no framing, no sniffing. */
+/**
+ * Security headers: a strict Content-Security-Policy with no inline script, no framing, no
+ * sniffing. And the routes' rate limits, counted in the limit store every server shares.
+ */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import type { LimitStore } from '../limits/limit-store';
+import { routeLimitStore } from '../limits/route-limit-store';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,7 +40,7 @@ function headersOf(options: HelmetOptions): Record<string, string> {
 
 export default fp(async function security(
   app: FastifyInstance,
-  opts: { imageOrigins: string[]; uploadOrigins: string[]; stripe: boolean },
+  opts: { imageOrigins: string[]; uploadOrigins: string[]; stripe: boolean; limits: LimitStore },
 ) {
   // Stripe Elements: its script, its card iframe (and 3-D Secure's), its API. Stripe's CSP list.
   const stripe = opts.stripe
@@ -74,6 +79,10 @@ export default fp(async function security(
   // Limits apply per route (`config.rateLimit`); public reads are cheap keyset queries.
   await app.register(rateLimit, {
     global: false,
+    store: routeLimitStore(opts.limits),
+    // While the store cannot count, a limit lets calls through unless its route says otherwise
+    // (a limit against guessing sets false and answers 503): see limits/limit-store.ts.
+    skipOnError: true,
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       message: `Too many requests, please try again in ${context.after}.`,

@@ -64,6 +64,13 @@ const ERRORS_OF: Record<Access, number[]> = {
 
 const bearer = (access: Access) => access !== 'public' && access !== 'identity';
 
+/**
+ * The limits against guessing a secret: cards tried against one payment intent, handover codes.
+ * While the store that counts limits is down these calls are refused (503), as an outage must
+ * not open the door to guessing; every other limit is against floods and lets calls through.
+ */
+const GUESSING_LIMITS: ReadonlySet<CallName> = new Set(['confirmTestPayment', 'handOver']);
+
 function guardsOf(app: FastifyInstance, access: Access): preHandlerHookHandler[] {
   switch (access) {
     case 'public':
@@ -95,10 +102,12 @@ function rateLimitOf(
   by: ((request: FastifyRequest) => string) | undefined,
 ) {
   const key = by ?? defaultKeyOf(access);
-  if (!key) return { max: perMinute, timeWindow: '1 minute' };
+  const skipOnError = !GUESSING_LIMITS.has(name);
+  if (!key) return { max: perMinute, timeWindow: '1 minute', skipOnError };
   return {
     max: perMinute,
     timeWindow: '1 minute',
+    skipOnError,
     // After parsing and the guards, so the key can be the caller, the identity or the body.
     hook: 'preHandler' as const,
     keyGenerator: (request: FastifyRequest) => `${name}:${key(request)}`,
@@ -109,7 +118,10 @@ function declarerFor(app: FastifyInstance): DeclareRoute {
   return (name, ...rest) => {
     const [extras, handler] = rest.length === 1 ? [{}, rest[0]] : rest;
     const call: Call = calls[name];
-    const errors = ERRORS_OF[call.access].concat(extras.limit ? [429] : []);
+    const errors = ERRORS_OF[call.access].concat(
+      extras.limit ? [429] : [],
+      extras.limit && GUESSING_LIMITS.has(name) ? [503] : [],
+    );
     app.route({
       method: call.method,
       url: call.path,

@@ -25,6 +25,8 @@ export default contractRoutes<{ live: LiveHub }>((route, app, { live }) => {
     async (request, reply) => {
       if (!/\btext\/event-stream\b/.test(request.headers.accept ?? ''))
         throw new DomainError(406, 'This call streams events: ask for text/event-stream in Accept');
+      if (live.closed)
+        throw new DomainError(503, 'This server is stopping; the page will ask again on its own');
       if (live.full)
         throw new DomainError(503, 'Too many live pages just now; the page will ask on its own');
       const { id } = callerOf(request);

@@ -61,7 +61,10 @@ export default contractRoutes<{ sales: Sales }>(async (route, app, { sales }) =>
       async (request, reply) => {
         const result = await provider.confirm(request.body.clientSecret, request.body.card);
         if (!result) throw DomainError.notFound('No such payment intent');
-        if ('type' in result) return reply.code(402).send({ error: result });
+        if ('type' in result) {
+          sales.metrics?.payment('declined');
+          return reply.code(402).send({ error: result });
+        }
         if (result.status === 'requires_capture' || result.status === 'succeeded') {
           // Recorded here as well as by the client's call, so closing the browser loses nothing.
           await recordPayment(sales, result.id).catch((err) => {

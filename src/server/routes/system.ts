@@ -6,6 +6,8 @@ import { contractRoutes } from './contract-routes';
 
 export default contractRoutes<{ clientConfig: ClientConfig }>((route, app, { clientConfig }) => {
   route('health', { responses: { 503: errorSchema } }, async () => {
+    // A stopping server leaves the balancer's rotation while it still answers what comes.
+    if (app.draining) throw new ServiceUnavailableError('Draining: this server is stopping');
     await pingDatabase(app.db).catch((err) => {
       throw new ServiceUnavailableError('Database unavailable', { cause: err });
     });

@@ -92,6 +92,8 @@ const ALLOWED = {
   saleSides: ['buyer', 'seller'],
   /** The buyer and the seller of the sale, and an admin. */
   saleSidesAndAdmin: ['buyer', 'seller', 'admin'],
+  /** The operator's scraper, with METRICS_TOKEN: none of these callers, an admin neither. */
+  metricsScraper: [],
 } as const satisfies Record<string, readonly CallerName[]>;
 type Rule = keyof typeof ALLOWED;
 
@@ -815,6 +817,15 @@ const rows: Record<string, Row> = {
     }),
   },
   health: { routes: ['GET /api/health'], rule: 'anyone', ok: 200, request: get('/api/health') },
+  // The token is the metrics' own credential (tests/api/metrics.test.ts lets its bearer in): an
+  // account's token is not it, so every caller is 401, not 403.
+  metrics: {
+    routes: ['GET /api/metrics'],
+    rule: 'metricsScraper',
+    ok: 200,
+    except: { buyer: 401, otherBuyer: 401, seller: 401, otherSeller: 401, admin: 401 },
+    request: get('/api/metrics'),
+  },
   'client config': {
     routes: ['GET /api/config'],
     rule: 'anyone',
@@ -929,7 +940,7 @@ async function signInCookie(account: Account): Promise<string> {
 beforeAll(async () => {
   stripe = await startStripeDouble(STRIPE_KEYS.STRIPE_SECRET_KEY);
   [t, stripeApp] = await Promise.all([
-    buildTestApp(),
+    buildTestApp({ METRICS_TOKEN: randomBytes(24).toString('hex') }),
     buildTestApp({ ...STRIPE_KEYS, STRIPE_API_URL: stripe.url }),
   ]);
   who.buyer = await createAccount(t.app, 'user');

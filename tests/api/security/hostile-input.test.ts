@@ -158,6 +158,7 @@ const OTHER_PHOTO = '/images/fedcba9876543210fedcba9876543210-640.webp';
 type CallerName = 'anonymous' | 'buyer' | 'seller' | 'admin';
 const CALLERS: CallerName[] = ['anonymous', 'buyer', 'seller', 'admin'];
 const ADMIN_EMAIL = `hostile-admin-${Date.now()}@test.example`;
+const METRICS_TOKEN = 'hostile-metrics-token-0123456789';
 
 let t: TestApp;
 const who = {} as Record<Exclude<CallerName, 'anonymous'>, Account>;
@@ -249,7 +250,7 @@ async function expectSafe(app: TestApp, request: Request) {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ METRICS_TOKEN });
   who.buyer = await createAccount(t.app, 'user');
   who.seller = await createAccount(t.app, 'seller');
   who.admin = await createAdmin(t.app, ADMIN_EMAIL);
@@ -433,6 +434,30 @@ describe('hostile input to every call', () => {
     } finally {
       await stripeApp.close();
     }
+  });
+
+  // Outside the contract (Prometheus's text, not JSON): its input is the Authorization header.
+  it('metrics scrape', async () => {
+    const authorization = fc
+      .oneof(
+        hostileString,
+        hostileString.map((s) => `Bearer ${s}`),
+        hostileString.map((s) => `Bearer ${METRICS_TOKEN}${s}`),
+        fc.constantFrom('Bearer', 'Bearer ', 'bearer   x  ', `Basic ${METRICS_TOKEN}`),
+        fc.constant(`Bearer ${METRICS_TOKEN}`),
+      )
+      // Headers carry visible ASCII only; anything else never leaves a client.
+      .map((header) => header.replace(/[^\x20-\x7e]/g, ''));
+    await fc.assert(
+      fc.asyncProperty(fc.option(authorization), queryFor([]), async (header, query) => {
+        await expectSafe(t, {
+          method: 'GET',
+          url: `/api/metrics${query ? `?${query}` : ''}`,
+          headers: header === null ? {} : { authorization: header },
+        });
+      }),
+      { numRuns: RUNS },
+    );
   });
 });
 

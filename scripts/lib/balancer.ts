@@ -1,0 +1,137 @@
+/**
+ * haproxy (Debian's package) in front of the servers on this machine, as production puts a load
+ * balancer in front of several: round robin, health checks on `/api/health` (a draining server
+ * answers 503 there and leaves the rotation), the client's address in X-Forwarded-For, and a
+ * request that could not reach a server (refused connection: it never started there) sent to
+ * another one. Used by `npm run cluster`, the cluster test, the soak and the bench.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './server-process';
+
+export type Backend = { name: string; port: number };
+
+export type Balancer = {
+  url: string;
+  /** The servers haproxy's health checks see as up, by name. */
+  up: () => Promise<string[]>;
+  stop: () => Promise<void>;
+};
+
+/** How often haproxy asks each server's health, and how many answers change its mind. */
+export const HEALTH_CHECK = { intervalMs: 500, fall: 2, rise: 2 };
+
+/** haproxy from PATH, or where Debian puts it (/usr/sbin is not on every user's PATH). */
+const HAPROXY = ['haproxy', '/usr/sbin/haproxy'].find((bin) => {
+  try {
+    execFileSync(bin, ['-v'], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+/** Why haproxy cannot run here, or null when it can. */
+export const balancerMissing = (): string | null =>
+  HAPROXY ? null : 'haproxy is not installed (Debian: apt-get install -y haproxy)';
+
+export function haproxyConfig(port: number, backends: Backend[], statsSocket: string): string {
+  const { intervalMs, fall, rise } = HEALTH_CHECK;
+  return `global
+  maxconn 4000
+  stats socket ${statsSocket} mode 600 level admin
+
+defaults
+  mode http
+  timeout connect 2s
+  timeout client 60s
+  timeout server 60s
+  # A live page's event stream stays open; pings every 25 s keep it from timing out.
+  timeout tunnel 1h
+  timeout http-keep-alive 10s
+  option forwardfor
+  # A request that never reached a server (refused: it is down and not yet marked so) goes to
+  # another; one that reached a server is never sent twice.
+  retries 2
+  option redispatch 1
+  retry-on conn-failure
+
+frontend market
+  bind 127.0.0.1:${port}
+  default_backend servers
+
+backend servers
+  balance roundrobin
+  option httpchk GET /api/health
+  http-check expect status 200
+  default-server inter ${intervalMs} fall ${fall} rise ${rise}
+${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`).join('\n')}
+`;
+}
+
+/** Starts haproxy on `port` (a free one by default) and resolves once it accepts connections. */
+export async function startBalancer(
+  backends: Backend[],
+  { port }: { port?: number } = {},
+): Promise<Balancer> {
+  if (!HAPROXY) throw new Error(balancerMissing() ?? 'no haproxy');
+  const listenPort = port ?? (await freePort());
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-haproxy-'));
+  const statsSocket = path.join(dir, 'stats.sock');
+  const file = path.join(dir, 'haproxy.cfg');
+  await writeFile(file, haproxyConfig(listenPort, backends, statsSocket));
+  execFileSync(HAPROXY, ['-c', '-q', '-f', file], { stdio: 'pipe' });
+  const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', file], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  });
+  const exited = once(child, 'exit');
+  const url = `http://127.0.0.1:${listenPort}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited:\n${output}`);
+    const accepting = await fetch(`${url}/api/health`)
+      .then(() => true)
+      .catch(() => false);
+    if (accepting) return { url, stop, up: () => serversUp(statsSocket) };
+    await sleep(100);
+  }
+  await stop();
+  throw new Error(`haproxy did not accept connections:\n${output}`);
+}
+
+/** The servers haproxy sees as up, from its stats socket (`show stat`, CSV). */
+async function serversUp(statsSocket: string): Promise<string[]> {
+  const net = await import('node:net');
+  const csv = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const socket = net.createConnection(statsSocket, () => socket.end('show stat\n'));
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  const [header = '', ...rows] = csv.replace(/^# /, '').trim().split('\n');
+  const columns = header.split(',');
+  const at = (row: string[], name: string) => row[columns.indexOf(name)] ?? '';
+  return rows
+    .map((line) => line.split(','))
+    .filter((row) => at(row, 'pxname') === 'servers' && !['BACKEND'].includes(at(row, 'svname')))
+    .filter((row) => at(row, 'status').startsWith('UP'))
+    .map((row) => at(row, 'svname'));
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "outbox_mails_given_up_idx" ON "outbox_mails" USING btree ("gave_up_at") WHERE "outbox_mails"."gave_up_at" is not null;
