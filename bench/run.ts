@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: builds the client, then measures build budgets, Lighthouse, the API under
- * load, the scale curve and the image pipeline; writes bench/results/latest.{md,json} and prints
- * each figure next to its target. A benchmark, not a test: it never fails on a missed target.
+ * `npm run bench`: builds the client, then measures build budgets, Lighthouse (quiet and with one
+ * core busy), the main thread's script work per page, the API under load, the scale curve and
+ * the image pipeline; writes bench/results/latest.{md,json} and prints each figure next to its
+ * target. A benchmark, not a test: it never fails on a missed target.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -13,8 +14,9 @@ import { budgetFigures } from './budgets';
 import { benchImages } from './images';
 import { ROOT, withAppServer } from './lib/app-server';
 import { createDatabase, startPostgres } from './lib/postgres';
-import { type Figure, type Report, summaryOf, writeReport } from './lib/report';
+import { type Figure, type PartResult, type Report, summaryOf, writeReport } from './lib/report';
 import { benchLighthouse } from './lighthouse';
+import { benchMainThread } from './main-thread';
 import { benchScaleCurve } from './scale-curve';
 import { benchSearch } from './search';
 import { benchSignUpFlood } from './signup-flood';
@@ -30,8 +32,11 @@ const appendix: NonNullable<Report['appendix']> = [];
 
 /**
  * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
- * api-load, balancer, scale-curve, search, images, signup-flood) and writes bench/results/partial.{md,json},
- * leaving the whole run's latest.{md,json} as they are.
+ * main-thread, api-load, balancer, scale-curve, search, images, signup-flood) and writes
+ * bench/results/partial.{md,json}, leaving the whole run's latest.{md,json} as they are.
+ * `lighthouse` runs both of its modes, quiet and one core busy, side by side (bench/lighthouse.ts);
+ * `main-thread` is the unthrottled script evaluation per page and its top scripts
+ * (bench/main-thread.ts).
  */
 const only = process.argv
   .find((a) => a.startsWith('--only='))
@@ -55,11 +60,21 @@ if (wanted('budgets')) figures.push(...budgetFigures(CLIENT_DIR));
 
 // Debian's Chromium as `npm test` finds or installs it; else the one Playwright installed.
 const chromium = ensureChromium() ?? (await import('@playwright/test')).chromium.executablePath();
-if (wanted('lighthouse'))
-  await step('Lighthouse', async () => {
-    figures.push(
-      ...(await withAppServer({ seedDemo: true }, (origin) => benchLighthouse(origin, chromium))),
-    );
+const addPart = (part: PartResult) => {
+  figures.push(...part.figures);
+  notes.push(...part.notes);
+  appendix.push(...part.appendix);
+};
+if (wanted('lighthouse') || wanted('main-thread'))
+  await withAppServer({ seedDemo: true }, async (origin) => {
+    if (wanted('lighthouse'))
+      addPart(await step('Lighthouse', () => benchLighthouse(origin, chromium)));
+    if (wanted('main-thread'))
+      addPart(
+        await step('main-thread script evaluation', () =>
+          benchMainThread(origin, chromium, CLIENT_DIR),
+        ),
+      );
   });
 
 const needsPostgres = ['api-load', 'balancer', 'scale-curve', 'search'].some(wanted);

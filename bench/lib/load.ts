@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from './app-server';
+import type { DriverLoadOptions } from './driver-worker';
 
 export type LoadResult = {
   requestsPerSecond: number;
@@ -64,4 +65,20 @@ export async function sequentialLatency(
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
   return { p50: at(0.5), p99: at(0.99) };
+}
+
+/**
+ * The same load shape straight on the `pg` driver (driver-worker.ts), from a child process as
+ * autocannon runs: one request's statements per iteration, `connections` loops at once.
+ */
+export async function runDriverLoad(options: DriverLoadOptions): Promise<LoadResult> {
+  const worker = path.join(import.meta.dirname, 'driver-worker.ts');
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', worker, JSON.stringify(options)],
+    { cwd: ROOT, maxBuffer: 10 * 1024 * 1024 },
+  );
+  const result = JSON.parse(stdout) as LoadResult;
+  if (result.errors > 0) throw new Error(`the driver alone: ${result.errors} errors under load`);
+  return result;
 }

@@ -11,6 +11,8 @@ export type Figure = {
   unit: string;
   /** Absent: reported for context, no target. */
   target?: { op: Comparison; value: number };
+  /** A median's runs: the lowest and the highest of them (shown before the note). */
+  spread?: { min: number; max: number; runs: number };
   note?: string;
 };
 
@@ -43,6 +45,15 @@ function missBy(f: Figure): string {
     f.target.value === 0 ? '' : ` (${((gap / Math.abs(f.target.value)) * 100).toFixed(0)}%)`;
   return `by ${round(gap)}${f.unit ? ` ${f.unit}` : ''}${share}`;
 }
+
+/** The spread of a median, in the figure's unit: `min–max 94–99 of 5 runs`. */
+export function spreadText(f: Figure): string {
+  if (!f.spread) return '';
+  const { min, max, runs } = f.spread;
+  return `min–max ${round(min)}–${round(max)}${f.unit ? ` ${f.unit}` : ''} of ${runs} runs`;
+}
+
+const noteText = (f: Figure) => [spreadText(f), f.note].filter(Boolean).join('; ');
 
 const targetText = (f: Figure) =>
   f.target ? `${f.target.op} ${round(f.target.value)}${f.unit ? ` ${f.unit}` : ''}` : '';
@@ -77,7 +88,7 @@ export function markdownOf(report: Report): string {
       const shown =
         verdict === 'missed' ? `missed ${missBy(f)}` : verdict === 'info' ? '' : verdict;
       lines.push(
-        `| ${f.name} | ${formatValue(f)} | ${targetText(f)} | ${shown} | ${f.note ?? ''} |`,
+        `| ${f.name} | ${formatValue(f)} | ${targetText(f)} | ${shown} | ${noteText(f)} |`,
       );
     }
     lines.push('');
@@ -94,7 +105,8 @@ export function summaryOf(report: Report): string {
   const lines = withTarget.map((f) => {
     const v = verdictOf(f);
     const mark = v === 'met' ? 'ok  ' : v === 'missed' ? 'MISS' : 'skip';
-    return `${mark} ${f.section} · ${f.name}: ${formatValue(f)} (target ${targetText(f)})${v === 'missed' ? ` ${missBy(f)}` : ''}`;
+    const spread = f.spread ? ` [${spreadText(f)}]` : '';
+    return `${mark} ${f.section} · ${f.name}: ${formatValue(f)}${spread} (target ${targetText(f)})${v === 'missed' ? ` ${missBy(f)}` : ''}`;
   });
   const count = (v: Verdict) => withTarget.filter((f) => verdictOf(f) === v).length;
   lines.push(`bench: ${count('met')} met, ${count('missed')} missed, ${count('skipped')} skipped`);
@@ -106,3 +118,10 @@ export async function writeReport(dir: string, report: Report, name = 'latest'):
   await writeFile(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(path.join(dir, `${name}.md`), markdownOf(report));
 }
+
+/** What a part of the bench gives beside its figures: notes and appendix sections. */
+export type PartResult = {
+  figures: Figure[];
+  notes: string[];
+  appendix: NonNullable<Report['appendix']>;
+};

@@ -53,7 +53,8 @@ defaults
   # A live page's event stream stays open; pings every 25 s keep it from timing out.
   timeout tunnel 1h
   timeout http-keep-alive 10s
-  option forwardfor
+  # A client sending its request a byte at a time holds a connection this long at most.
+  timeout http-request 10s
   # A request that never reached a server (refused: it is down and not yet marked so) goes to
   # another; one that reached a server is never sent twice.
   retries 2
@@ -62,6 +63,13 @@ defaults
 
 frontend market
   bind 127.0.0.1:${port}
+  # The servers trust this balancer's X-Forwarded-For (TRUSTED_PROXIES): it names the client's
+  # own address and nothing a client sent (option forwardfor would append to theirs), and the
+  # other forwarding headers a client could forge are dropped.
+  http-request set-header X-Forwarded-For %[src]
+  http-request del-header X-Forwarded-Host
+  http-request del-header X-Forwarded-Proto
+  http-request del-header Forwarded
   default_backend servers
 
 backend servers

@@ -255,6 +255,9 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     const late = setTimeout(opts.config.REQUEST_TIMEOUT_MS, undefined, { signal: giveUp.signal });
     await Promise.race([closed, late.catch(() => {})]);
     giveUp.abort();
+    // What is still open now is a client that trickles or never reads: Node stops timing
+    // requests out once the server closes, so it would hold the close (and the exit) for ever.
+    fastify.server.closeAllConnections();
   });
   // While draining, every answer closes its connection: a balancer's kept-alive connection
   // would otherwise bring the next request here again.

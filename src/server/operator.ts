@@ -138,10 +138,16 @@ export async function listenForOperator(
       );
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => resolve());
-  });
+  // Made readable by its owner only from the start (umask), not after a moment open to others.
+  const umask = process.umask(0o077);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, () => resolve());
+    });
+  } finally {
+    process.umask(umask);
+  }
   await chmod(socketPath, 0o600);
   server.unref();
   return server;

@@ -166,6 +166,23 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
+  it('through the balancer, an X-Forwarded-For a client sends does not change who it is', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await fetch(`${cluster.url}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: origin(),
+          'x-forwarded-for': `203.0.113.${i + 1}`,
+        },
+        body: JSON.stringify({ email: 'lena.kovac@example.com', password: 'Wrong-password-1!' }),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
   it('token requests on both servers together stop at one server’s thirty a minute', async () => {
     const email = 'omar.haddad@example.com';
     const { cookie } = await signIn(first(), email);

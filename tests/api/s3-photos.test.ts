@@ -176,6 +176,19 @@ describe('photos in the bucket', () => {
     expect(changed.statusCode).toBe(200);
   });
 
+  it('answers a photo read lately from memory, without asking the bucket again', async () => {
+    const url = await upload();
+    const first = await t.app.inject(url);
+    expect(first.statusCode).toBe(200);
+    const asked = s3.requests.length;
+    const again = await t.app.inject(url);
+    const held = await t.app.inject({ url, headers: { 'if-none-match': first.headers.etag } });
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(held.statusCode).toBe(304);
+    expect(s3.requests.slice(asked)).toEqual([]);
+  });
+
   it('serves a photo uploaded through one server from another with its own disk, and back', async () => {
     const other = await anotherServer();
     const url = await upload(t.app);

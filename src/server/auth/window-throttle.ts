@@ -36,7 +36,7 @@ export class WindowThrottle {
    * `LimitsUnavailableError` when the store is down and the limit refuses.
    */
   async take(key: string): Promise<number> {
-    const hit = await this.counter.hit(key, this.windowMs);
+    const hit = await this.counter.hit(key, this.windowMs, this.limit);
     if (!hit || hit.count <= this.limit) return 0;
     return Math.max(1, Math.ceil(hit.ttlMs / 1000));
   }

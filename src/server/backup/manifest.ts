@@ -54,7 +54,11 @@ export const manifestSchema = z.object({
       photos: count,
       /** Photos the database shows whose files were already gone from DATA_DIR/uploads. */
       missing: z.array(z.string()),
-      files: z.array(fileSchema),
+      // Only our photo variants: a crafted backup must not put a page or a script under
+      // /images/, served from our own origin.
+      files: z.array(
+        fileSchema.refine((f) => isVariantName(f.name), 'must be one of our photo variants'),
+      ),
     }),
     /** Kept in object storage, which is backed up by its own versioning (docs/backups.md). */
     z.object({ store: z.literal('bucket'), bucket: z.string() }),

@@ -93,6 +93,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({
       connectionString: options.url,
       max: 10,
+      // A server whose machine vanishes (no crash, no goodbye) is noticed by TCP keepalives, so
+      // its connections end and the start lock one of them may hold is freed.
+      keepAlive: true,
       options: `-c pg_trgm.word_similarity_threshold=${SEARCH_WORD_SIMILARITY}`,
     });
     // An idle connection that the server closes (restart, failover) must not crash the process;

@@ -55,10 +55,17 @@ function serveBucket(app: FastifyInstance, store: S3ImageStore) {
           .redirect(`${store.publicUrl}/${name}`, 308);
       }
       const tag = request.headers['if-none-match'];
-      const variant = await store.readVariant(name, {
-        withBytes: request.method === 'GET',
-        ifNoneMatch: tag !== undefined && SINGLE_ETAG.test(tag) ? tag : undefined,
-      });
+      // The visitor gone (the answer closed before it was sent), the bucket is not waited for.
+      const left = new AbortController();
+      const leave = () => left.abort();
+      reply.raw.once('close', leave);
+      const variant = await store
+        .readVariant(name, {
+          withBytes: request.method === 'GET',
+          ifNoneMatch: tag !== undefined && SINGLE_ETAG.test(tag) ? tag : undefined,
+          signal: left.signal,
+        })
+        .finally(() => reply.raw.off('close', leave));
       if (variant.kind === 'missing') return reply.callNotFound();
       reply.header('cache-control', IMMUTABLE);
       if (variant.kind === 'unchanged') return reply.code(304).header('etag', variant.etag).send();

@@ -12,6 +12,8 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { LRUCache } from 'lru-cache';
+import pLimit from 'p-limit';
 import { type Config, ConfigError } from '../config';
 import { ServiceUnavailableError } from '../domain/domain-error';
 import { IMMUTABLE, VariantImageStore } from './image-store';
@@ -46,6 +48,14 @@ export class S3ImageStore extends VariantImageStore {
   private readonly client: S3Client;
   /** Where the bucket is, as the operator named it, for the messages that stop a start. */
   private readonly where: string;
+  private readonly reads = pLimit(READS_AT_ONCE);
+  /** Variants read lately, by name (their bytes never change), up to RECENT_BYTES. */
+  private readonly recent = new LRUCache<string, { etag: string; bytes: Uint8Array }>({
+    maxSize: RECENT_BYTES,
+    sizeCalculation: (v) => v.bytes.length + 100,
+    // A photo the sweep removed stops being served within this.
+    ttl: 10 * 60 * 1000,
+  });
 
   constructor(config: S3Config, options: { allowSvg?: boolean } = {}) {
     super(options);
@@ -130,6 +140,7 @@ export class S3ImageStore extends VariantImageStore {
   }
 
   async removeVariant(name: string): Promise<void> {
+    this.recent.delete(name);
     // S3 answers a removal of what is not there as done.
     const removal = new DeleteObjectCommand({ Bucket: this.bucket, Key: name });
     await this.client.send(removal).catch((err: unknown) => {
@@ -143,28 +154,77 @@ export class S3ImageStore extends VariantImageStore {
    */
   async readVariant(
     name: string,
-    { withBytes, ifNoneMatch }: { withBytes: boolean; ifNoneMatch: string | undefined },
+    {
+      withBytes,
+      ifNoneMatch,
+      signal,
+    }: { withBytes: boolean; ifNoneMatch: string | undefined; signal?: AbortSignal },
   ): Promise<StoredVariant> {
+    // Names are content hashes: an object never changes, so a kept copy is the object.
+    const kept = this.recent.get(name);
+    if (kept) {
+      if (ifNoneMatch !== undefined && ifNoneMatch === kept.etag)
+        return { kind: 'unchanged', etag: ifNoneMatch };
+      return {
+        kind: 'found',
+        etag: kept.etag,
+        size: kept.bytes.length,
+        bytes: withBytes ? kept.bytes : null,
+      };
+    }
+    // Visitors' reads share the SDK's sockets with sellers' uploads: a flood of them (made-up
+    // names cost a request to the bucket too) waits in a short queue, and past it is told at
+    // once to come back, rather than holding every socket and every upload behind it.
+    if (this.reads.pendingCount >= READS_WAITING_MAX)
+      throw new ServiceUnavailableError(STORAGE_BUSY);
+    return this.reads(() => this.fetchVariant(name, { withBytes, ifNoneMatch, signal }));
+  }
+
+  private async fetchVariant(
+    name: string,
+    {
+      withBytes,
+      ifNoneMatch,
+      signal,
+    }: { withBytes: boolean; ifNoneMatch: string | undefined; signal?: AbortSignal },
+  ): Promise<StoredVariant> {
+    // A visitor who left while waiting costs the bucket nothing.
+    if (signal?.aborted) return { kind: 'missing' };
     const input = { Bucket: this.bucket, Key: name, IfNoneMatch: ifNoneMatch };
     try {
       if (!withBytes) {
-        const head = await this.client.send(new HeadObjectCommand(input));
+        const head = await this.client.send(new HeadObjectCommand(input), { abortSignal: signal });
         return { kind: 'found', etag: head.ETag, size: head.ContentLength ?? 0, bytes: null };
       }
-      const object = await this.client.send(new GetObjectCommand(input));
+      const object = await this.client.send(new GetObjectCommand(input), { abortSignal: signal });
+      if ((object.ContentLength ?? 0) > MAX_VARIANT_BYTES) {
+        object.Body?.transformToWebStream().cancel();
+        throw new Error(`object ${name} is ${object.ContentLength} bytes, not one of our variants`);
+      }
       // Read whole (a variant is tens of kilobytes) before it is sent: a client that reads
       // slowly then holds only its own connection, never one of the SDK's sockets to the bucket.
       const bytes = (await object.Body?.transformToByteArray()) ?? new Uint8Array();
+      if (object.ETag !== undefined) this.recent.set(name, { etag: object.ETag, bytes });
       return { kind: 'found', etag: object.ETag, size: bytes.length, bytes };
     } catch (err) {
       const status = statusOf(err);
       if (status === 304 && ifNoneMatch !== undefined)
         return { kind: 'unchanged', etag: ifNoneMatch };
-      if (status === 404) return { kind: 'missing' };
+      if (status === 404 || signal?.aborted) return { kind: 'missing' };
       throw storageDown(err);
     }
   }
 }
+
+/** Reads from the bucket at once, and how many may wait for one (then 503 at once). */
+const READS_AT_ONCE = 16;
+const READS_WAITING_MAX = 256;
+/** What the photos most asked for may keep in memory: the covers of the first pages. */
+const RECENT_BYTES = 32 * 1024 * 1024;
+/** Our widest variant is well under this; an object over it is not one we wrote. */
+const MAX_VARIANT_BYTES = 2 * 1024 * 1024;
+
+export const STORAGE_BUSY = 'Too many photos are being fetched just now; try again in a moment.';
 
 const storageDown = (err: unknown) => new ServiceUnavailableError(STORAGE_DOWN, { cause: err });
 

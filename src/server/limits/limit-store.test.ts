@@ -65,4 +65,20 @@ describe('LimitStore', () => {
     expect(await flood.hit('a', 60_000)).toMatchObject({ count: 2 });
     expect(lines[1]).toBe('info: limits are counted again');
   });
+
+  it('refuses a key over its limit without asking a shared store again until its window ends', async () => {
+    const { state, backend } = flaky();
+    const store = new LimitStore(backend, { info: () => {}, error: () => {} });
+    const tokens = store.counter('tokens', { whenUncounted: 'refuse' });
+    for (let i = 1; i <= 3; i++)
+      expect(await tokens.hit('a', 60_000, 2)).toMatchObject({ count: i });
+    // The store away: a key known to be over its limit is still refused, from memory.
+    state.down = true;
+    expect(await tokens.hit('a', 60_000, 2)).toMatchObject({ count: 3 });
+    // A key under its limit must ask the store, which is away.
+    await expect(tokens.hit('b', 60_000, 2)).rejects.toBeInstanceOf(LimitsUnavailableError);
+    state.down = false;
+    await tokens.reset('a');
+    expect(await tokens.hit('a', 60_000, 2)).toMatchObject({ count: 1 });
+  });
 });

@@ -7,6 +7,7 @@
  * Each limit is a named counter of events per key in fixed windows (limit-backend.ts), and says
  * what it does while its store cannot count.
  */
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { ServiceUnavailableError } from '../domain/domain-error';
@@ -37,7 +38,7 @@ export interface Counter {
    * Counts one event for the key. When the store fails: null (not counted) for a limit that
    * allows, `LimitsUnavailableError` for one that refuses.
    */
-  hit(key: string, windowMs: number): Promise<Hit | null>;
+  hit(key: string, windowMs: number, max?: number): Promise<Hit | null>;
   /** Forgets the key's events (a successful sign-in clears its tries); a failure is only logged. */
   reset(key: string): Promise<void>;
 }
@@ -51,6 +52,9 @@ const consoleLog: Log = {
   info: (details, message) => console.info(message, details),
   error: (details, message) => console.error(message, details),
 };
+
+/** Keys over their limit a shared store's counter remembers in this process. */
+const OVER_KEYS_KEPT = 10_000;
 
 /** Keys a memory counter keeps unless its limit says otherwise (the lockout's bound of old). */
 const MAX_KEYS = 20_000;
@@ -74,11 +78,26 @@ export class LimitStore {
     { whenUncounted, maxKeys = MAX_KEYS }: { whenUncounted: WhenUncounted; maxKeys?: number },
   ): Counter {
     const counts = this.backend.counter(name, maxKeys);
+    // A key known to be over its limit (given `max`) stays refused here until its window ends,
+    // without asking a shared store again: a flood of refused calls costs no write to Redis or
+    // PostgreSQL. Nothing lets a key over its limit back under it early, so this never refuses
+    // what the store would allow (a reset clears it).
+    const over =
+      this.backend.kind === 'memory'
+        ? null
+        : new LRUCache<string, { count: number; until: number }>({ max: OVER_KEYS_KEPT });
     return {
-      hit: async (key, windowMs) => {
+      hit: async (key, windowMs, max) => {
+        const known = over?.get(key);
+        if (known && known.until > Date.now()) {
+          return { count: known.count, ttlMs: known.until - Date.now() };
+        }
         try {
           const hit = await counts.hit(key, windowMs);
           this.answered();
+          if (over && max !== undefined && hit.count > max) {
+            over.set(key, { count: hit.count, until: Date.now() + hit.ttlMs });
+          }
           return hit;
         } catch (err) {
           this.failed(err);
@@ -87,6 +106,7 @@ export class LimitStore {
         }
       },
       reset: async (key) => {
+        over?.delete(key);
         try {
           await counts.reset(key);
           this.answered();

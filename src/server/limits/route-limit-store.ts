@@ -39,8 +39,9 @@ export function routeLimitStore(limits: LimitStore): FastifyRateLimitStoreCtor {
       key: string,
       callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
       timeWindow: number,
+      max?: number,
     ): void {
-      this.counter.hit(key, timeWindow).then(
+      this.counter.hit(key, timeWindow, max).then(
         // Not counted (the store is down and the route allows): nothing is used up.
         (hit) =>
           callback(
