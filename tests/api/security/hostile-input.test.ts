@@ -236,6 +236,9 @@ function credentialsOf(
   return { authorization: `Bearer ${account.token}`, cookie: account.cookie };
 }
 
+/** The answer to a wrong handover code, whose try is counted on the order. */
+const COUNTED_GUESS = /^code: not right; (\d+ tries? left|too many wrong codes)/;
+
 /** Sends one generated request; the properties every answer must have. */
 async function expectSafe(app: TestApp, request: Request) {
   const before = await fingerprint(app.database.db);
@@ -245,6 +248,9 @@ async function expectSafe(app: TestApp, request: Request) {
   if (res.statusCode >= 400) {
     expect(res.headers['content-type'], shown).toMatch(/^application\/json/);
     expect(res.json().message, shown).toEqual(expect.any(String));
+    // A poisoned code that still reads as six digits ('\n123456', trimmed) is a guess at the
+    // handover code, and a wrong guess is counted (decision 022): refused, not bad input.
+    if (COUNTED_GUESS.test(res.json().message)) return;
     expect(await fingerprint(app.database.db), shown).toEqual(before);
   }
 }
