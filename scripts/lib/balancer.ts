@@ -101,8 +101,12 @@ export async function startBalancer(
     output = (output + chunk.toString()).slice(-20_000);
   });
   const exited = once(child, 'exit');
+  // Never outlives the process that started it (a test runner that ends early, a crash).
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
   const url = `http://127.0.0.1:${listenPort}`;
   const stop = async () => {
+    process.off('exit', orphaned);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await exited;

@@ -89,8 +89,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       return server;
     },
     stop: async () => {
-      await Promise.all(servers.map((s) => s.interrupt()));
-      await balancer.stop();
+      try {
+        await Promise.all(servers.map((s) => s.interrupt()));
+      } finally {
+        await balancer.stop();
+      }
     },
   };
   return cluster;

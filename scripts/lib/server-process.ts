@@ -86,6 +86,10 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = once(child, 'exit');
+  // Never outlives the process that started it (a test runner that ends early, a crash).
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  void exited.then(() => process.off('exit', orphaned));
 
   const signalled = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) {

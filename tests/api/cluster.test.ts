@@ -70,7 +70,7 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
     await store?.close();
     await dropDatabase?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   const serverUrl = (i: number) => cluster.servers[i]?.url as string;
   const first = () => serverUrl(0);
