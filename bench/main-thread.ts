@@ -69,8 +69,13 @@ export async function mainThreadRun(url: string, port: number, origin: string): 
     duration: number;
   }>;
   const bootup = audits['bootup-time'] as Items<ScriptTime & { url: string }>;
-  if (!breakdown?.details?.items || !bootup?.details?.items)
-    throw new Error(`Lighthouse on ${url}: no main-thread breakdown`);
+  if (!breakdown?.details?.items || !bootup?.details?.items) {
+    const why = [audits['mainthread-work-breakdown'], audits['bootup-time']]
+      .map((a) => a?.errorMessage)
+      .filter(Boolean)
+      .join('; ');
+    throw new Error(`Lighthouse on ${url}: no main-thread breakdown${why ? ` (${why})` : ''}`);
+  }
   const groups = Object.fromEntries(GROUPS.map((g) => [g, 0])) as Record<Group, number>;
   for (const { group, duration } of breakdown.details.items)
     groups[group] = (groups[group] ?? 0) + duration;
