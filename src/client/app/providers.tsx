@@ -1,13 +1,14 @@
+import { useToastsWanted } from '@client/lib/toast';
 import { useHydrated } from '@client/lib/use-hydrated';
 import { TOAST_GUTTER_PX } from '@shared/constants';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 
 /**
- * Loaded after the first paint: no page shows a toast before it is interactive, and toasts
- * raised earlier wait in react-hot-toast's store until the toaster mounts. Mounted only in the
- * browser, after hydration: a server-rendered page has no toasts, and its HTML stays the same as
- * the browser's first render.
+ * Loaded with the first toast (lib/toast.ts), never before: toasts raised earlier wait in
+ * react-hot-toast's store until the toaster mounts. Mounted only in the browser, after
+ * hydration: a server-rendered page has no toasts, and its HTML stays the same as the browser's
+ * first render.
  */
 const Toaster = lazy(() => import('react-hot-toast').then((m) => ({ default: m.Toaster })));
 
@@ -20,6 +21,7 @@ export function Providers({
   children: ReactNode;
 }) {
   const hydrated = useHydrated();
+  const toastsWanted = useToastsWanted();
   useEffect(() => {
     // Buttons take clicks from now on (styles.css).
     document.documentElement.dataset.hydrated = '';
@@ -27,7 +29,7 @@ export function Providers({
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      {hydrated && (
+      {hydrated && toastsWanted && (
         <Suspense fallback={null}>
           <Toaster gutter={TOAST_GUTTER_PX} />
         </Suspense>

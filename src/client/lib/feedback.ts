@@ -1,5 +1,5 @@
 /** How the outcome of an action is told: in a toast. */
-import toast from 'react-hot-toast';
+import { toast } from '@client/lib/toast';
 import { ApiError } from './transport';
 
 /**

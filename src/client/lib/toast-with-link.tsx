@@ -1,5 +1,5 @@
 /** A toast that says what happened and offers the next step as a link inside the app. */
-import toast from 'react-hot-toast';
+import { toast } from '@client/lib/toast';
 
 export function toastWithLink(
   kind: 'success' | 'error',

@@ -3,11 +3,11 @@ import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { cell, DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { ShowMore } from '@client/components/ui/show-more';
 import { deleteFeedback, toastError } from '@client/lib/feedback';
+import { toast } from '@client/lib/toast';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { USER_STATUS_VERIFIED } from '@shared/constants';
 import { TEXT } from '@shared/texts';
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
 import {
   type AccountKind,
   accountsQueryOptions,

@@ -4,11 +4,11 @@ import { cell, DataTable } from '@client/components/ui/data-table';
 import { ShowMore } from '@client/components/ui/show-more';
 import { toastError } from '@client/lib/feedback';
 import { formatDate } from '@client/lib/format';
+import { toast } from '@client/lib/toast';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import type { BannedAddress } from '@shared/entities';
 import { type QueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import toast from 'react-hot-toast';
 import { bansQueryOptions, useBanEmail, useLiftBan } from '../api/bans';
 
 const REASONS: Record<BannedAddress['reason'], string> = {

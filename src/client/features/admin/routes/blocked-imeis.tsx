@@ -6,12 +6,12 @@ import { ShowMore } from '@client/components/ui/show-more';
 import { ApiError } from '@client/lib/api-client';
 import { toastError } from '@client/lib/feedback';
 import { formatDate } from '@client/lib/format';
+import { toast } from '@client/lib/toast';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import type { BlockedImei } from '@shared/entities';
 import { imeiDigits, imeiProblem } from '@shared/imei';
 import { type QueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import toast from 'react-hot-toast';
 import { blockedImeisQueryOptions, useBlockImei, useUnblockImei } from '../api/imeis';
 
 /** The page's texts (not in the spec; issue 19). */

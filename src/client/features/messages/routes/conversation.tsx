@@ -5,11 +5,11 @@ import { Modal } from '@client/components/ui/modal';
 import { ApiError } from '@client/lib/api-client';
 import { session } from '@client/lib/auth/session';
 import { formatDateTime } from '@client/lib/format';
+import { toast } from '@client/lib/toast';
 import type { Message } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
 import { data, Link, type LoaderFunctionArgs, useParams } from 'react-router';
 import {
   conversationQueryOptions,

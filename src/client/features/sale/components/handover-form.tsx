@@ -1,9 +1,9 @@
 import { describedBy, Field } from '@client/components/ui/field';
 import { ApiError } from '@client/lib/api-client';
 import { formatDateTime } from '@client/lib/format';
+import { toast } from '@client/lib/toast';
 import type { Sale } from '@shared/entities';
 import { type FormEvent, useId, useState } from 'react';
-import toast from 'react-hot-toast';
 import { useHandOver } from '../api/sales';
 import { SALE_TEXT } from '../texts';
 

@@ -1,7 +1,7 @@
 import { describedBy, Field } from '@client/components/ui/field';
 import { ApiError } from '@client/lib/api-client';
+import { toast } from '@client/lib/toast';
 import { type FormEvent, useId, useState } from 'react';
-import toast from 'react-hot-toast';
 import { useRateSale } from '../api/sales';
 import { SALE_TEXT } from '../texts';
 

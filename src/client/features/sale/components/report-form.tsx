@@ -1,8 +1,8 @@
 import { describedBy, Field } from '@client/components/ui/field';
 import { ApiError } from '@client/lib/api-client';
+import { toast } from '@client/lib/toast';
 import { TEXT } from '@shared/texts';
 import { type FormEvent, useId, useState } from 'react';
-import toast from 'react-hot-toast';
 import { useReportProblem } from '../api/sales';
 import { SALE_TEXT } from '../texts';
 

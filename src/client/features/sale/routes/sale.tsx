@@ -6,6 +6,7 @@ import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { deleteFeedback, toastError } from '@client/lib/feedback';
 import { formatDateTime, formatDollars } from '@client/lib/format';
+import { toast } from '@client/lib/toast';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import type { Sale } from '@shared/entities';
 import { srcSetOf } from '@shared/images';
@@ -13,7 +14,6 @@ import { REPORT_WINDOW_DAYS } from '@shared/order-process';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import toast from 'react-hot-toast';
 import { data, Link, type LoaderFunctionArgs, useNavigate, useParams } from 'react-router';
 import {
   type Decision,

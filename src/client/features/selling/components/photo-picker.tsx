@@ -5,10 +5,10 @@
  * photo that moved.
  */
 import { Field } from '@client/components/ui/field';
+import { toast } from '@client/lib/toast';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
 import { hasAcceptedExtension } from '../image-extension';
 import type { PhotoItem, PhotoUploads } from '../photo-uploads';
 import { SELLING_TEXT } from '../texts';

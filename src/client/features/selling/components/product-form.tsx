@@ -7,6 +7,7 @@
 import { describedBy, Field, TextField } from '@client/components/ui/field';
 import { ApiError } from '@client/lib/api-client';
 import { toastError } from '@client/lib/feedback';
+import { toast } from '@client/lib/toast';
 import { CATEGORIES, CONDITION_OPTIONS, RAM_OPTIONS, STORAGE_OPTIONS } from '@shared/constants';
 import { imeiProblem } from '@shared/imei';
 import {
@@ -20,7 +21,6 @@ import {
 import { TEXT } from '@shared/texts';
 import type { ReactNode } from 'react';
 import { type FieldPath, type UseFormReturn, useForm } from 'react-hook-form';
-import toast from 'react-hot-toast';
 import { SELLING_TEXT } from '../texts';
 
 export type ProductFormValues = {

@@ -1,8 +1,8 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { toast } from '@client/lib/toast';
 import { TEXT } from '@shared/texts';
 import { useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { useAddProduct } from '../api/add-product';
 import { useUploadImage } from '../api/upload-image';

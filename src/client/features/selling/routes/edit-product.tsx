@@ -1,10 +1,10 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { toast } from '@client/lib/toast';
 import type { OwnProduct } from '@shared/entities';
 import { can } from '@shared/order-process';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
 import { data, Link, type LoaderFunctionArgs, useNavigate, useParams } from 'react-router';
 import { useUpdateProduct } from '../api/manage-product';
 import { myProductQueryOptions } from '../api/product-photos';
