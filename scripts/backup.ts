@@ -15,33 +15,20 @@ import {
   sizeOf,
 } from '../src/server/backup/manifest';
 import { defaultBackupsDirOf, takeBackup, writeDump } from '../src/server/backup/take-backup';
-import { type Config, ConfigError, loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
 import { DataDirInUseError } from '../src/server/db/data-dir-lock';
 import { askRunningServer } from '../src/server/operator';
+import { configOrFail, fail, parsedOrUsage } from './lib/command-line';
 
 const USAGE =
   'usage: npm run backup [-- --out DIR]\n' +
   '  --out DIR  where backups are kept, each in a new directory (default: <DATA_DIR>-backups)';
 
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
-
-let out: string | undefined;
-try {
-  ({ out } = parseArgs({ options: { out: { type: 'string' } } }).values);
-} catch (err) {
-  fail(`${(err as Error).message}\n${USAGE}`, 2);
-}
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) fail(err.message);
-  throw err;
-}
+const { out } = parsedOrUsage(
+  () => parseArgs({ options: { out: { type: 'string' } } }).values,
+  USAGE,
+);
+const config = configOrFail();
 if (config.DATABASE_URL) {
   fail(
     'DATABASE_URL is set: the database is PostgreSQL, which this command does not back up. Use ' +

@@ -8,38 +8,22 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BackupError } from '../src/server/backup/manifest';
 import { restoreBackup } from '../src/server/backup/restore-backup';
-import { type Config, ConfigError, loadConfig } from '../src/server/config';
+import { configOrFail, fail, parsedOrUsage } from './lib/command-line';
 
 const USAGE =
   'usage: npm run restore -- DIR [--secrets DIR]\n' +
   '  DIR            a directory made by npm run backup\n' +
   '  --secrets DIR  where its secrets are, when kept apart from it (default: DIR/secrets)';
 
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
-
-let backupDir = '';
-let secretsDir: string | undefined;
-try {
+const { backupDir, secretsDir } = parsedOrUsage(() => {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: { secrets: { type: 'string' } },
   });
   if (positionals.length !== 1) throw new Error('give one backup directory');
-  backupDir = positionals[0] as string;
-  secretsDir = values.secrets;
-} catch (err) {
-  fail(`${(err as Error).message}\n${USAGE}`, 2);
-}
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) fail(err.message);
-  throw err;
-}
+  return { backupDir: positionals[0] as string, secretsDir: values.secrets };
+}, USAGE);
+const config = configOrFail();
 if (config.DATABASE_URL) {
   fail(
     'DATABASE_URL is set: the database is PostgreSQL, which this command does not restore. ' +

@@ -259,13 +259,17 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     // requests out once the server closes, so it would hold the close (and the exit) for ever.
     fastify.server.closeAllConnections();
   });
-  // While draining, every answer closes its connection: a balancer's kept-alive connection
-  // would otherwise bring the next request here again.
-  fastify.addHook('onRequest', async (_request, reply) => {
+  // While draining or closing, every answer closes its connection, those of requests already
+  // under way included: a balancer's kept-alive connection would otherwise bring the next
+  // request here again, and one left idle after the close began would hold the close for the
+  // keep-alive timeout (a health check in flight at Ctrl-C held it 72 s).
+  fastify.addHook('onSend', async (_request, reply) => {
     if (fastify.draining) reply.header('connection', 'close');
   });
   // Open streams would hold the server's close for ever: they end first.
   fastify.addHook('preClose', async () => {
+    fastify.draining = true;
+    fastify.server.closeIdleConnections();
     await live.close();
   });
   fastify.addHook('onClose', async () => {

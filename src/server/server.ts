@@ -12,6 +12,9 @@ import { imageStoreOf } from './images/image-store-of';
 import { listenForOperator, runOperatorCommand } from './operator';
 import { demoAccountsPresent, demoPassword, hasAnyUser, seedDemo } from './seed/demo';
 
+/** How long the close waits for requests under way before it cuts their connections. */
+const CLOSE_GRACE_MS = 3000;
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -69,6 +72,9 @@ async function main(): Promise<void> {
       await Promise.race([app.drain(config.DRAIN_MS), interrupted]);
     }
     app.log.info({ signal }, 'shutting down');
+    // A connection whose request never finished (a body not sent whole, a client gone quiet)
+    // would hold the close for ever: after a moment it is cut, as a drain's leftovers are.
+    setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
     await app.close();
     await database.close();
     process.exit(0);

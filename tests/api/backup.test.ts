@@ -7,7 +7,6 @@
  * both commands refuse on PostgreSQL. PGlite only by nature: it runs the same with or without
  * TEST_DATABASE_URL, and needs no PostgreSQL for the refusal.
  */
-import { spawn } from 'node:child_process';
 import {
   cp,
   mkdir,
@@ -23,13 +22,14 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type ServerProcess, startServer } from '../../scripts/lib/server-process';
+import { type ServerProcess, startServer } from '../../scripts/lib/server-process';
 import { RESTORE_JOURNAL, RESTORE_STAGING } from '../../src/server/backup/restore-backup';
 import { openDatabase } from '../../src/server/db/client';
 import { GOOD_PASSWORD, uniqueEmail } from '../helpers/accounts';
 import { uniqueImei } from '../helpers/factories';
 import { fingerprint } from '../helpers/fingerprint';
 import { multipartFile } from '../helpers/multipart';
+import { runScript } from '../helpers/run-script';
 
 /** A photo's name that no row of the database knows. */
 const UNKNOWN_PHOTO = `${'cd'.repeat(16)}-320.webp`;
@@ -54,27 +54,8 @@ let sellerImei: string;
 let photoUrls: string[];
 
 /** `npm run <script> -- …` as the operator runs it, with the server's environment. */
-function run(script: 'backup' | 'restore', args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        DATA_DIR: dataDir,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const keep = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
+const run = (script: 'backup' | 'restore', args: string[], env: Record<string, string> = {}) =>
+  runScript(`scripts/${script}.ts`, args, { DATA_DIR: dataDir, ...env });
 
 type DataState = {
   tables: Record<string, string>;

@@ -4,7 +4,6 @@
  * same /images/ URLs from it, or sends browsers to the CDN of S3_PUBLIC_URL. A bucket that does
  * not answer stops the start; `npm run photos:to-s3` moves a server's photos over.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,13 +11,14 @@ import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, ROOT } from '../../scripts/lib/server-process';
+import { freePort } from '../../scripts/lib/server-process';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { LocalImageStore } from '../../src/server/images/image-store';
 import { BucketUnreachableError, STORAGE_DOWN } from '../../src/server/images/s3-image-store';
 import { type Account, createAccount } from '../helpers/accounts';
 import { uploadPhoto } from '../helpers/multipart';
+import { runScript } from '../helpers/run-script';
 import { type S3Server, startS3Server } from '../helpers/s3-server';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -313,23 +313,7 @@ describe('a bucket that stops answering while the server runs', () => {
 });
 
 /** `npm run photos:to-s3` as the operator runs it, with the server's environment. */
-function photosToS3(env: Record<string, string>) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/photos-to-s3.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
+const photosToS3 = (env: Record<string, string>) => runScript('scripts/photos-to-s3.ts', [], env);
 
 describe('npm run photos:to-s3', () => {
   it('copies the photos of DATA_DIR/uploads, skips those already there, and can run again', async () => {

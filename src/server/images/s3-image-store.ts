@@ -152,14 +152,8 @@ export class S3ImageStore extends VariantImageStore {
    * A variant as a GET (with its bytes) or a HEAD (without) answers it. `ifNoneMatch` is the
    * ETag the client holds; when it is still the object's, the bucket sends nothing back.
    */
-  async readVariant(
-    name: string,
-    {
-      withBytes,
-      ifNoneMatch,
-      signal,
-    }: { withBytes: boolean; ifNoneMatch: string | undefined; signal?: AbortSignal },
-  ): Promise<StoredVariant> {
+  async readVariant(name: string, options: ReadOptions): Promise<StoredVariant> {
+    const { withBytes, ifNoneMatch } = options;
     // Names are content hashes: an object never changes, so a kept copy is the object.
     const kept = this.recent.get(name);
     if (kept) {
@@ -177,16 +171,12 @@ export class S3ImageStore extends VariantImageStore {
     // once to come back, rather than holding every socket and every upload behind it.
     if (this.reads.pendingCount >= READS_WAITING_MAX)
       throw new ServiceUnavailableError(STORAGE_BUSY);
-    return this.reads(() => this.fetchVariant(name, { withBytes, ifNoneMatch, signal }));
+    return this.reads(() => this.fetchVariant(name, options));
   }
 
   private async fetchVariant(
     name: string,
-    {
-      withBytes,
-      ifNoneMatch,
-      signal,
-    }: { withBytes: boolean; ifNoneMatch: string | undefined; signal?: AbortSignal },
+    { withBytes, ifNoneMatch, signal }: ReadOptions,
   ): Promise<StoredVariant> {
     // A visitor who left while waiting costs the bucket nothing.
     if (signal?.aborted) return { kind: 'missing' };
@@ -215,6 +205,9 @@ export class S3ImageStore extends VariantImageStore {
     }
   }
 }
+
+/** How a variant is asked for: GET or HEAD, the client's ETag, the visitor's leaving. */
+type ReadOptions = { withBytes: boolean; ifNoneMatch: string | undefined; signal?: AbortSignal };
 
 /** Reads from the bucket at once, and how many may wait for one (then 503 at once). */
 const READS_AT_ONCE = 16;

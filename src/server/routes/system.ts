@@ -5,9 +5,10 @@ import { pingDatabase } from '../repositories/health';
 import { contractRoutes } from './contract-routes';
 
 export default contractRoutes<{ clientConfig: ClientConfig }>((route, app, { clientConfig }) => {
-  route('health', { responses: { 503: errorSchema } }, async () => {
+  route('health', { responses: { 503: errorSchema } }, async (_request, reply) => {
     // A stopping server leaves the balancer's rotation while it still answers what comes.
-    if (app.draining) throw new ServiceUnavailableError('Draining: this server is stopping');
+    // Answered, not thrown: an expected answer of a stopping server, not an error to log.
+    if (app.draining) return reply.code(503).send({ message: 'Draining: this server is stopping' });
     await pingDatabase(app.db).catch((err) => {
       throw new ServiceUnavailableError('Database unavailable', { cause: err });
     });

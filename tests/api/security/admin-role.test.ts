@@ -3,16 +3,16 @@
  * (`npm run admin`), from the demo seed in the database it created, or from an ADMIN_EMAILS
  * address whose owner proved it (a verified identity such as Google's).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ROOT, startServer } from '../../../scripts/lib/server-process';
+import { startServer } from '../../../scripts/lib/server-process';
 import { authUsers } from '../../../src/server/db/schema';
 import { setAdmin } from '../../../src/server/repositories/users';
 import { createAccount, createAdmin, GOOD_PASSWORD } from '../../helpers/accounts';
+import { runScript } from '../../helpers/run-script';
 import { buildTestApp, createPostgresDatabase, type TestApp } from '../../helpers/test-app';
 
 const CONFIGURED = 'owner@corp.example';
@@ -74,23 +74,8 @@ describe('the admin role', () => {
 });
 
 /** `npm run admin -- …` as the operator runs it, with the server's environment. */
-function adminCommand(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
+const adminCommand = (args: string[], env: Record<string, string>) =>
+  runScript('scripts/admin.ts', args, env);
 
 describe('npm run admin, while the server runs', () => {
   let dataDir: string;
