@@ -42,12 +42,15 @@ export default fp(async function imageServing(
 });
 
 function serveBucket(app: FastifyInstance, store: S3ImageStore) {
-  app.route<{ Params: { name: string } }>({
+  app.route<{ Params: { '*': string } }>({
     method: ['GET', 'HEAD'],
-    url: `${IMAGES_URL_PREFIX}:name`,
+    // A wildcard, not a `:name` parameter: the router answers a parameter over 100 characters
+    // with its own error before any handler, and a long name is a missing photo (404) like any
+    // other name that is not a variant's.
+    url: `${IMAGES_URL_PREFIX}*`,
     schema: { hide: true },
     handler: async (request, reply) => {
-      const { name } = request.params;
+      const name = request.params['*'];
       if (!isVariantName(name)) return reply.callNotFound();
       if (store.publicUrl !== null) {
         return reply
