@@ -36,7 +36,10 @@ export default defineConfig({
           name: 'api',
           environment: 'node',
           include: ['tests/api/**/*.test.ts'],
-          globalSetup: ['tests/helpers/database-global-setup.ts'],
+          globalSetup: [
+            'tests/helpers/client-build-global-setup.ts',
+            'tests/helpers/database-global-setup.ts',
+          ],
           setupFiles: ['tests/helpers/fail-on-console-error.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
