@@ -45,22 +45,34 @@ export async function sourceHash(): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Both builds, always. */
+/**
+ * Both builds, always, for production whoever asks: Vite takes `NODE_ENV` as it finds it, and a
+ * build asked for by a test runner (NODE_ENV=test) would ship React's development builds, whose
+ * JSX runtime the server's renderer then lacks (every page falls back to the shell).
+ */
 export async function buildClient(): Promise<void> {
   const { build } = await import('vite');
   const configFile = path.join(ROOT, 'vite.config.ts');
-  await build({ configFile, logLevel: 'warn' });
-  await build({
-    configFile,
-    logLevel: 'warn',
-    build: {
-      ssr: 'entry-server.tsx',
-      outDir: path.dirname(SSR_ENTRY),
-      emptyOutDir: true,
-      manifest: false,
-      copyPublicDir: false,
-    },
-  });
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile, mode: 'production', logLevel: 'warn' });
+    await build({
+      configFile,
+      mode: 'production',
+      logLevel: 'warn',
+      build: {
+        ssr: 'entry-server.tsx',
+        outDir: path.dirname(SSR_ENTRY),
+        emptyOutDir: true,
+        manifest: false,
+        copyPublicDir: false,
+      },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 export async function ensureClientBuild(): Promise<void> {

@@ -15,6 +15,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Cluster, startCluster } from '../../scripts/lib/cluster';
 import { startServer } from '../../scripts/lib/server-process';
+import { SSR_STATE_ID } from '../../src/shared/page-rendering';
 import { withDatabase } from '../helpers/postgres-url';
 import { type S3Server, startS3Server } from '../helpers/s3-server';
 
@@ -206,8 +207,11 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
             const response = await fetch(`${cluster.url}${p}`).catch((err: Error) => err);
             if (response instanceof Error) failures.push(`${p}: ${response.message}`);
             else {
-              await response.arrayBuffer();
+              const body = await response.text();
               if (response.status !== 200) failures.push(`${p}: ${response.status}`);
+              // The home page rendered by the server (what failed in flight), not the shell.
+              else if (p === '/' && !body.includes(`id="${SSR_STATE_ID}"`))
+                failures.push('/: the client shell, not a rendered page');
               answered++;
             }
           }),
