@@ -1,23 +1,59 @@
-const mediumDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+/**
+ * Formatters made when first used, never when the module loads: the first `Intl` object a page
+ * makes loads the browser's locale data, 15-30 ms of main-thread work on this machine's CPU
+ * (60-120 ms at a phone's speed), which every page paid while its app started (issue 23,
+ * measured with a CPU profile). The public pages' formats below need none.
+ */
+const lazily = <T>(make: () => T): (() => T) => {
+  let made: T | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+};
 
-/** 'Nov 22, 2026' */
-export const formatDate = (iso: string): string => mediumDate.format(new Date(iso));
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-const dateAndTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+/**
+ * 'Nov 22, 2026' in the viewer's time zone, as `Intl.DateTimeFormat('en-US', { dateStyle:
+ * 'medium' })` writes it, without its locale data: phone cards show dates, so every list of
+ * phones would make the page's first `Intl` object while it starts.
+ */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
+}
+
+const dateAndTime = lazily(
+  () => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }),
+);
 
 /** 'Nov 22, 2026, 3:05 PM' (in the viewer's time zone) */
-export const formatDateTime = (iso: string): string => dateAndTime.format(new Date(iso));
+export const formatDateTime = (iso: string): string => dateAndTime().format(new Date(iso));
 
 /** A rating summary as stars and count, '★ 4.5 (12)'; null when there is none yet. */
 export const formatRating = ({ average, count }: { average: number | null; count: number }) =>
   average === null || count === 0 ? null : `★ ${average.toFixed(1)} (${count})`;
 
-const wholeDollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const dollarsAndCents = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 });
+/** '1234567' → '1,234,567' */
+const groupThousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+$)/g, ',');
 
-/** Dollars with a dollar sign and thousands separators, cents only when there are any: $949, $1,200, $12.50. */
-export const formatDollars = (amount: number): string =>
-  `$${(Number.isInteger(amount) ? wholeDollars : dollarsAndCents).format(amount)}`;
+/** A count with thousands separators, as `toLocaleString('en-US')` writes it: 1,000. */
+export const formatCount = (count: number): string =>
+  `${count < 0 ? '-' : ''}${groupThousands(String(Math.abs(Math.trunc(count))))}`;
+
+/**
+ * Dollars with a dollar sign and thousands separators, cents only when there are any: $949,
+ * $1,200, $12.50 (what `Intl.NumberFormat('en-US')` writes, up to three decimals, without its
+ * locale data: every phone card shows a price, so this runs on every page).
+ */
+export function formatDollars(amount: number): string {
+  const sign = amount < 0 ? '-' : '';
+  const size = Math.abs(amount);
+  if (Number.isInteger(size)) return `$${sign}${groupThousands(String(size))}`;
+  const [whole = '0', fraction = ''] = size.toFixed(3).split('.');
+  return `$${sign}${groupThousands(whole)}.${fraction.replace(/0$/, '')}`;
+}
 
 /** The API's storage value '1 GTB' reads '1 TB'. */
 export const storageLabel = (storage: string): string => (storage === '1 GTB' ? '1 TB' : storage);

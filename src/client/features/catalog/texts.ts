@@ -2,6 +2,8 @@
  * The catalog's texts beyond the spec's (those stay in @shared/texts): kept with the feature so
  * that the home page's first load does not carry them.
  */
+import { formatCount } from '@client/lib/format';
+
 export const CATALOG_TEXT = {
   onlyBuyers: 'Only buyers can book or wish-list phones.',
   bookOnlyBuyers: 'Only buyers can book a phone. Sign in with a buyer account to book it.',
@@ -63,7 +65,7 @@ export const SEARCH_TEXT = {
   description: 'Used phones for sale: search by model, brand, price, storage, battery and more.',
   /** "24 phones", "1 phone", "1,000+ phones", "No phones match". */
   count: (count: number, capped: boolean) => {
-    const n = count.toLocaleString('en-US');
+    const n = formatCount(count);
     if (capped) return `${n}+ phones`;
     if (count === 0) return 'No phones match';
     return count === 1 ? '1 phone' : `${n} phones`;
