@@ -71,6 +71,10 @@ for (const [size, viewport] of [
         .getByLabel(/^Photos/)
         .setInputFiles({ name: 'plum.jpg', mimeType: 'image/jpeg', buffer: await photo() });
       await expect(page.getByText('IMEI: a digit is mistyped')).toHaveCount(0);
+      // As a person would: the photo stored (its progress bar gone and its line said) before the
+      // click, so that the button is not moving under the pointer as that line appears above it.
+      await expect(page.getByRole('main').getByRole('progressbar')).toHaveCount(0);
+      await expect(page.getByText('Photo 1 uploaded.')).toBeVisible();
       await page.getByRole('button', { name: 'Add A Product' }).click();
 
       await expect(page.getByText('Product uploaded sucessfully')).toBeVisible();

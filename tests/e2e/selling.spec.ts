@@ -45,6 +45,8 @@ test('a seller adds a phone with a photo, advertises it, and deletes it from eve
   await page
     .getByLabel('Photos', { exact: true })
     .setInputFiles({ name: 'zero.jpg', mimeType: 'image/jpeg', buffer: await photo() });
+  // The photo stored before the click: its line appearing above the button moves the button.
+  await expect(page.getByText('Photo 1 uploaded.')).toBeVisible();
   await page.getByRole('button', { name: 'Add A Product' }).click();
 
   await expect(page.getByText('Product uploaded sucessfully')).toBeVisible();
