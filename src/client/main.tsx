@@ -34,6 +34,8 @@ const hydrating =
     () => true,
     () => false,
   ));
+// The route module has just been evaluated in this task: the rest starts in a task of its own.
+if (serverState !== undefined) await new Promise((resolve) => setTimeout(resolve));
 if (hydrating) hydrate(queryClient, serverState.queries);
 const router = createBrowserRouter(
   routes,
