@@ -56,10 +56,9 @@ export async function buildClient(): Promise<void> {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile, mode: 'production', logLevel: 'warn' });
+    await build({ configFile, logLevel: 'warn' });
     await build({
       configFile,
-      mode: 'production',
       logLevel: 'warn',
       build: {
         ssr: 'entry-server.tsx',

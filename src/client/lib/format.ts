@@ -1,17 +1,3 @@
-/**
- * Formatters made when first used, never when the module loads: the first `Intl` object a page
- * makes loads the browser's locale data, 15-30 ms of main-thread work on this machine's CPU
- * (60-120 ms at a phone's speed), which every page paid while its app started (issue 23,
- * measured with a CPU profile). The public pages' formats below need none.
- */
-const lazily = <T>(make: () => T): (() => T) => {
-  let made: T | undefined;
-  return () => {
-    made ??= make();
-    return made;
-  };
-};
-
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
@@ -24,12 +10,19 @@ export function formatDate(iso: string): string {
   return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 }
 
-const dateAndTime = lazily(
-  () => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }),
-);
+/**
+ * Made on first use, never when the module loads: the first `Intl` object a page makes loads the
+ * browser's locale data, 15-30 ms of main-thread work on this machine's CPU (60-120 ms at a
+ * phone's speed), which every page paid while its app started (issue 23, measured with a CPU
+ * profile). The public pages' formats here need no `Intl`.
+ */
+let dateAndTime: Intl.DateTimeFormat | undefined;
 
 /** 'Nov 22, 2026, 3:05 PM' (in the viewer's time zone) */
-export const formatDateTime = (iso: string): string => dateAndTime().format(new Date(iso));
+export const formatDateTime = (iso: string): string => {
+  dateAndTime ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+  return dateAndTime.format(new Date(iso));
+};
 
 /** A rating summary as stars and count, '★ 4.5 (12)'; null when there is none yet. */
 export const formatRating = ({ average, count }: { average: number | null; count: number }) =>
