@@ -12,8 +12,9 @@
  * faster), reported by mode, and the notes name the Chromium and Lighthouse versions: a figure
  * is only comparable with one taken on a like CPU and browser. A page's first quiet run also
  * scores accessibility, best practices and SEO (deterministic, so one run); the others score
- * performance alone. The dark theme (the page follows the system's preference) is checked for
- * accessibility once a page. The home run also gives the bytes it transfers.
+ * performance alone. The dark theme (the page follows the system's preference, issue 22) runs
+ * DARK_RUNS times a page, quiet, against the same performance and accessibility targets (≥ 98):
+ * its first run scores accessibility too. The home run also gives the bytes it transfers.
  */
 import lighthouse from 'lighthouse';
 import { browserVersion, launchChrome, withBusyCore } from './lib/chrome';
@@ -29,7 +30,9 @@ export const LIGHTHOUSE_PAGES = [
 ] as const;
 export const RUNS = 5;
 const SECTION = `Lighthouse (mobile, simulated throttling, median of ${RUNS}; quiet and one core busy)`;
-const DARK_SECTION = 'Lighthouse, dark theme (accessibility, one run)';
+/** The dark theme's runs a page: fewer than the light theme's, which carries issue 23's targets. */
+export const DARK_RUNS = 3;
+const DARK_SECTION = `Lighthouse, dark theme (quiet, median of ${DARK_RUNS})`;
 
 /** The issue's targets: quiet as on a quiet machine, busy with one core spinning. */
 const TARGETS = {
@@ -100,10 +103,14 @@ const DARK = ['--blink-settings=preferredColorScheme=0'];
 
 export type Page = { path: string; label: string };
 
-/** A phone's own page (issue 18): the newest demo phone of the first brand, by its id. */
+/**
+ * A phone's own page (issue 18): the newest demo phone of the first brand still for sale, by its
+ * id. A sold one's page is rightly `noindex`, which would score its SEO, not the page's.
+ */
 async function phonePage(origin: string): Promise<Page | null> {
-  const res = await fetch(`${origin}/api/category/01?limit=1`);
-  const [phone] = res.ok ? ((await res.json()) as { _id: string }[]) : [];
+  const res = await fetch(`${origin}/api/category/01`);
+  const phones = res.ok ? ((await res.json()) as { _id: string; status?: string }[]) : [];
+  const phone = phones.find((p) => p.status === 'available');
   return phone ? { path: `/product/${phone._id}`, label: '/product/:id' } : null;
 }
 
@@ -144,30 +151,55 @@ export async function benchLighthouse(origin: string, chromiumPath: string): Pro
   } finally {
     chrome.kill();
   }
-  const dark = await darkAccessibility(origin, chromiumPath, pages);
+  const dark = await darkTheme(origin, chromiumPath, pages);
   return reportOf(measured, dark, chromium);
 }
 
-/** Accessibility in the dark theme, one run a page (contrast is what changes with the theme). */
-async function darkAccessibility(
-  origin: string,
-  chromiumPath: string,
-  pages: Page[],
-): Promise<Figure[]> {
+/**
+ * The dark theme (issue 22: Lighthouse ≥ 98 in both themes): performance DARK_RUNS times a page,
+ * quiet, and accessibility on the first run (contrast is what changes with the theme).
+ */
+async function darkTheme(origin: string, chromiumPath: string, pages: Page[]): Promise<Figure[]> {
   const chrome = await launchChrome(chromiumPath, DARK);
   try {
     const figures: Figure[] = [];
     for (const page of pages) {
-      const run = await withRetry(() =>
-        lighthouseRun(`${origin}${page.path}`, chrome.port, ['accessibility']),
+      const runs: Run[] = [];
+      for (let i = 0; i < DARK_RUNS; i++) {
+        const categories = i === 0 ? ['performance', 'accessibility'] : ['performance'];
+        runs.push(
+          await withRetry(() => lighthouseRun(`${origin}${page.path}`, chrome.port, categories)),
+        );
+      }
+      const performance = runs.map((r) => r.performance);
+      const tbt = runs.map((r) => r.tbtMs);
+      figures.push(
+        {
+          section: DARK_SECTION,
+          name: `${page.label} performance`,
+          value: median(performance),
+          unit: '',
+          target: { op: '>=', value: 98 },
+          spread: spreadOf(performance),
+        },
+        {
+          section: DARK_SECTION,
+          name: `${page.label} TBT`,
+          value: median(tbt),
+          unit: 'ms',
+          spread: spreadOf(tbt),
+        },
+        {
+          section: DARK_SECTION,
+          name: `${page.label} accessibility`,
+          value: runs[0]?.accessibility ?? null,
+          unit: '',
+          target: { op: '>=', value: 98 },
+        },
       );
-      figures.push({
-        section: DARK_SECTION,
-        name: `${page.label} accessibility`,
-        value: run.accessibility ?? null,
-        unit: '',
-        target: { op: '>=', value: 98 },
-      });
+      console.info(
+        `bench: ${page.label} dark: ${median(performance)} / ${median(tbt).toFixed(0)} ms, accessibility ${runs[0]?.accessibility}`,
+      );
     }
     return figures;
   } finally {
