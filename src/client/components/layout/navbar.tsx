@@ -22,9 +22,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 
 /** `bell`: what a signed-in person sees beside Sign out (the app gives the notification bell). */
 export function Navbar({ bell }: { bell?: ReactNode }) {
-  const { user, loading } = useAuth();
   const { pathname } = useLocation();
-  const revalidator = useRevalidator();
   const inDashboard = pathname === '/dashboard' || pathname.startsWith('/dashboard/');
   const drawerOpen = useDashboardDrawerOpen();
 
@@ -73,31 +71,7 @@ export function Navbar({ bell }: { bell?: ReactNode }) {
                 </NavLink>
               </li>
             ))}
-            {user && bell && <li className="flex w-8 justify-center">{bell}</li>}
-            <li className="min-w-20 text-right">
-              {loading ? (
-                <span
-                  className="loading loading-dots loading-sm"
-                  role="status"
-                  aria-label="Checking your session"
-                />
-              ) : user ? (
-                <button
-                  type="button"
-                  className="btn btn-outline btn-primary btn-sm"
-                  onClick={async () => {
-                    await session.signOut();
-                    revalidator.revalidate();
-                  }}
-                >
-                  {TEXT.nav.signOut}
-                </button>
-              ) : (
-                <Link to="/signin" className="btn btn-primary btn-sm">
-                  {TEXT.nav.signIn}
-                </Link>
-              )}
-            </li>
+            <SessionControls bell={bell} />
           </ul>
         </nav>
       </header>
@@ -106,6 +80,44 @@ export function Navbar({ bell }: { bell?: ReactNode }) {
       <div className="border-b border-base-300 px-3 py-2 md:hidden">
         <NavSearch id="nav-search-narrow" className="w-full" />
       </div>
+    </>
+  );
+}
+
+/**
+ * What depends on the session: Sign in or Sign out, and the bell. Its own component, so that the
+ * session's answer re-renders these two items rather than the whole bar (issue 23).
+ */
+function SessionControls({ bell }: { bell?: ReactNode }) {
+  const { user, loading } = useAuth();
+  const revalidator = useRevalidator();
+  return (
+    <>
+      {user && bell && <li className="flex w-8 justify-center">{bell}</li>}
+      <li className="min-w-20 text-right">
+        {loading ? (
+          <span
+            className="loading loading-dots loading-sm"
+            role="status"
+            aria-label="Checking your session"
+          />
+        ) : user ? (
+          <button
+            type="button"
+            className="btn btn-outline btn-primary btn-sm"
+            onClick={async () => {
+              await session.signOut();
+              revalidator.revalidate();
+            }}
+          >
+            {TEXT.nav.signOut}
+          </button>
+        ) : (
+          <Link to="/signin" className="btn btn-primary btn-sm">
+            {TEXT.nav.signIn}
+          </Link>
+        )}
+      </li>
     </>
   );
 }

@@ -6,7 +6,7 @@
 import { signInPathFrom } from '@client/lib/auth/redirect';
 import { loadRole, useRole } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
-import { useAuth } from '@client/lib/auth/use-auth';
+import { useAuthUser } from '@client/lib/auth/use-auth';
 import { toastError } from '@client/lib/feedback';
 import { toast } from '@client/lib/toast';
 import { toastWithLink } from '@client/lib/toast-with-link';
@@ -34,7 +34,8 @@ export type PhoneActions = {
 
 /** `products`: the phones on the page, the ones whose booking form may reopen after sign-in. */
 export function usePhoneActions(products: readonly Product[]): PhoneActions {
-  const { user, loading } = useAuth();
+  // The user alone: a visitor's session resolving to no one changes nothing on the cards.
+  const user = useAuthUser();
   const role = useRole(user?.email ?? '');
   // Only a signed-in buyer has bookings to mark; visitors never ask for them.
   const bookings = useQuery({
@@ -96,7 +97,7 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
   const productId = action ? params.get(action) : null;
   const done = useRef<string | null>(null);
   useEffect(() => {
-    if (!action || !productId || loading) return;
+    if (!action || !productId) return;
     const key = `${action}:${productId}`;
     if (done.current === key) return;
     done.current = key;
@@ -108,7 +109,8 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
       },
       { replace: true, preventScrollReset: true },
     );
-    if (user) void resume(action, productId);
+    // Once the session is known: signed out (the sign-in was given up), nothing to resume.
+    void session.currentUser().then((current) => current && resume(action, productId));
   });
 
   return {

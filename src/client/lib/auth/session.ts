@@ -16,7 +16,14 @@ const RENEW_BEFORE_MS = 5 * 60 * 1000;
 const BACKOFF_START_MS = 30_000;
 const BACKOFF_MAX_MS = 16 * 60 * 1000;
 
-let state: AuthState = { loading: true, user: null };
+/**
+ * "Checking your session": the state before the provider answers, and the one a server-rendered
+ * page was rendered in. One object, so that hydration, which compares the two, finds nothing
+ * changed and re-renders nothing until the provider has answered.
+ */
+export const INITIAL_AUTH_STATE: AuthState = Object.freeze({ loading: true, user: null });
+
+let state: AuthState = INITIAL_AUTH_STATE;
 const listeners = new Set<() => void>();
 let renewTimer: ReturnType<typeof setTimeout> | undefined;
 let started: Promise<void> | undefined;

@@ -1,4 +1,4 @@
-import { useAuth } from '@client/lib/auth/use-auth';
+import { useAuthUser } from '@client/lib/auth/use-auth';
 import { formatDollars, storageLabel } from '@client/lib/format';
 import { PageHead } from '@client/lib/page-head';
 import { CATEGORIES } from '@shared/constants';
@@ -137,7 +137,7 @@ export function ProductRoute() {
     data: { product, seller },
   } = useProduct(id);
   const actions = usePhoneActions([product]);
-  const { user } = useAuth();
+  const user = useAuthUser();
   const sold = product.status === 'sold';
   // Withdrawn by its seller (issue 19): the page says so, and offers no booking.
   const withdrawn = product.status === 'withdrawn';
