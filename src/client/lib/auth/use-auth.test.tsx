@@ -8,9 +8,26 @@ import { act } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { session } from './session';
+import { useAuth, useAuthUser } from './use-auth';
+
+const renders = { session: 0, user: 0 };
+
+/** Shows the session: re-renders when it is known. */
+function SessionView() {
+  renders.session++;
+  const { loading, user } = useAuth();
+  return <p>{loading ? 'checking' : (user?.email ?? 'signed out')}</p>;
+}
+
+/** Like a brand page's cards: shows only whether someone is signed in. */
+function Cards() {
+  renders.user++;
+  const user = useAuthUser();
+  return <p>{user ? 'buyer' : 'anyone'}</p>;
+}
 
 beforeEach(() => {
-  vi.resetModules();
   // A visitor: the identity provider knows no session.
   vi.stubGlobal(
     'fetch',
@@ -24,19 +41,6 @@ afterEach(() => {
 });
 
 it('hydrates without a re-render, and a visitor resolving re-renders only the session view', async () => {
-  const { useAuth, useAuthUser } = await import('./use-auth');
-  const { session } = await import('./session');
-  const renders = { session: 0, user: 0 };
-  function SessionView() {
-    renders.session++;
-    const { loading, user } = useAuth();
-    return <p>{loading ? 'checking' : (user?.email ?? 'signed out')}</p>;
-  }
-  function Cards() {
-    renders.user++;
-    const user = useAuthUser();
-    return <p>{user ? 'buyer' : 'anyone'}</p>;
-  }
   const page = (
     <div>
       <SessionView />
