@@ -36,6 +36,18 @@ export function fieldOfMessage(message: string): ListingField | undefined {
   return (Object.keys(LISTING_LABELS) as ListingField[]).find((k) => LISTING_LABELS[k] === label);
 }
 
+/**
+ * A message shown beside its own field, without the label it starts with, which the field shows
+ * already (`IMEI: a digit is mistyped` → `A digit is mistyped`): the field reads "IMEI  A digit
+ * is mistyped", not "IMEI  IMEI: a digit…". A message naming no field of the form stays as is.
+ */
+export function besideItsField(message: string): string {
+  const field = fieldOfMessage(message);
+  if (!field) return message;
+  const rest = message.slice(LISTING_LABELS[field].length + 2);
+  return `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
+}
+
 /** What a reader answers: the value, or the sentence that says why it cannot be read. */
 export type Read<T> = { ok: true; value: T } | { ok: false; message: string };
 const ok = <T>(value: T): Read<T> => ({ ok: true, value });

@@ -11,6 +11,7 @@ import { toast } from '@client/lib/toast';
 import { CATEGORIES, CONDITION_OPTIONS, RAM_OPTIONS, STORAGE_OPTIONS } from '@shared/constants';
 import { imeiProblem } from '@shared/imei';
 import {
+  besideItsField,
   LISTING_LABELS,
   type Read,
   readBattery,
@@ -157,8 +158,11 @@ export function ProductFields({
     register,
     formState: { errors },
   } = form;
-  const messageOf = (name: Name) =>
-    errors[name as keyof ProductFormValues]?.message as string | undefined;
+  // Beside its field, a message does not repeat the field's label (listing-input.ts).
+  const messageOf = (name: Name) => {
+    const message = errors[name as keyof ProductFormValues]?.message;
+    return typeof message === 'string' ? besideItsField(message) : undefined;
+  };
   const hintId = (name: Name) => `${fieldId(name)}-hint`;
 
   const textField = (

@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { toast } from '@client/lib/toast';
+import { besideItsField } from '@shared/listing-input';
 import { TEXT } from '@shared/texts';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -108,7 +109,7 @@ export function AddProductRoute() {
               id={fieldId('photos')}
               uploads={uploads}
               items={items}
-              error={errors.photos?.message}
+              error={errors.photos?.message && besideItsField(errors.photos.message)}
               onPicked={setRefused}
               subject={watch('modelName') || undefined}
               disabled={isSubmitting}
