@@ -130,6 +130,30 @@ describe('a live page', () => {
     await expect(stream.waitFor('notification', 1, 2000)).rejects.toThrow(/stream ended/);
   });
 
+  it('writes nothing to a stream it has just ended: the ping right after a sign-out keeps the server up', async () => {
+    const leaving = await createAccount(t.app, 'user');
+    const stream = await openStream(t.app, leaving);
+    const staying = await openStream(t.app, seller);
+    try {
+      const out = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-out',
+        headers: { cookie: leaving.cookie, ...SAME_SITE },
+      });
+      expect(out.statusCode).toBe(200);
+      // The ping's round: the signed-out stream is ended, then every listed stream pinged, the
+      // ended one still listed until its connection closes (a write to it threw, unheard).
+      await t.app.live.tick();
+      await t.app.live.tick();
+      await expect(stream.waitFor('notification', 1, 2000)).rejects.toThrow(/stream ended/);
+      // The server is still up and its other streams still told.
+      await bookThrough(t.app);
+      await staying.waitFor('notification');
+    } finally {
+      staying.close();
+    }
+  });
+
   it('needs a signed-in caller who asks for a stream', async () => {
     const anonymous = await fetch(`${baseOf(t.app)}/api/events`, {
       headers: { accept: 'text/event-stream' },

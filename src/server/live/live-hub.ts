@@ -21,6 +21,15 @@ const STREAMS_PER_PERSON = 5;
 const STREAMS_IN_ALL = 5000;
 const PING_MS = 25_000;
 
+/**
+ * Writes to a stream still open. One this server has ended (signed out, a sixth tab, shutdown)
+ * stays listed until its connection closes, a moment later; a write to it meanwhile would be
+ * an error that, unheard, ends the process.
+ */
+function send(stream: ServerResponse, text: string): void {
+  if (!stream.writableEnded && !stream.destroyed) stream.write(text);
+}
+
 export class LiveHub {
   private readonly streams = new Map<string, ServerResponse[]>();
   /** The identity session each stream was opened under: it ends when that session does. */
@@ -30,13 +39,15 @@ export class LiveHub {
   private readonly ping: NodeJS.Timeout;
 
   constructor(private readonly database: Pick<Database, 'listen' | 'db'>) {
-    this.ping = setInterval(() => {
-      void this.endSignedOut().then(() => {
-        this.each((stream) => stream.write(': ping\n\n'));
-        return this.seen([...this.streams.keys()]);
-      });
-    }, PING_MS);
+    this.ping = setInterval(() => void this.tick(), PING_MS);
     this.ping.unref();
+  }
+
+  /** One ping round: ends the streams whose session has ended, pings the rest, notes who is live. */
+  async tick(): Promise<void> {
+    await this.endSignedOut();
+    this.each((stream) => send(stream, ': ping\n\n'));
+    await this.seen([...this.streams.keys()]);
   }
 
   /**
@@ -94,14 +105,16 @@ export class LiveHub {
     this.streams.set(userId, held);
     this.total++;
     stream.once('close', () => this.detach(userId, stream));
-    stream.write('retry: 5000\n\n');
+    // A connection reset mid-write ends this stream, not the process (an unheard 'error' throws).
+    stream.on('error', () => this.detach(userId, stream));
+    send(stream, 'retry: 5000\n\n');
     void this.seen([userId]);
   }
 
   /** Tells every stream of `userId` that there is something new of `kind`. */
   tell(userId: string, kind: string): void {
     for (const stream of this.streams.get(userId) ?? []) {
-      stream.write(`event: ${kind}\ndata: {}\n\n`);
+      send(stream, `event: ${kind}\ndata: {}\n\n`);
     }
   }
 
