@@ -82,6 +82,15 @@ async function bookThrough(app: FastifyInstance) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
+async function signOut(who: Account) {
+  const out = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-out',
+    headers: { cookie: who.cookie, ...SAME_SITE },
+  });
+  expect(out.statusCode).toBe(200);
+}
+
 describe('a live page', () => {
   it('is told of a booking written by its own server', async () => {
     const stream = await openStream(t.app, seller);
@@ -119,12 +128,7 @@ describe('a live page', () => {
   it('ends when its session ends (signed out), so it keeps nobody "online" after', async () => {
     const leaving = await createAccount(t.app, 'user');
     const stream = await openStream(t.app, leaving);
-    const out = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-out',
-      headers: { cookie: leaving.cookie, ...SAME_SITE },
-    });
-    expect(out.statusCode).toBe(200);
+    await signOut(leaving);
     // Every ping checks the streams' sessions; here, at once.
     await t.app.live.endSignedOut();
     await expect(stream.waitFor('notification', 1, 2000)).rejects.toThrow(/stream ended/);
@@ -135,12 +139,7 @@ describe('a live page', () => {
     const stream = await openStream(t.app, leaving);
     const staying = await openStream(t.app, seller);
     try {
-      const out = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/sign-out',
-        headers: { cookie: leaving.cookie, ...SAME_SITE },
-      });
-      expect(out.statusCode).toBe(200);
+      await signOut(leaving);
       // The ping's round: the signed-out stream is ended, then every listed stream pinged, the
       // ended one still listed until its connection closes (a write to it threw, unheard).
       await t.app.live.tick();
