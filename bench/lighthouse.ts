@@ -131,17 +131,8 @@ export async function benchLighthouse(origin: string, chromiumPath: string): Pro
     chromium = await browserVersion(chrome.port);
     for (const page of pages) {
       const url = `${origin}${page.path}`;
-      const quiet: Run[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const categories = i === 0 ? ALL_CATEGORIES : ['performance'];
-        quiet.push(await withRetry(() => lighthouseRun(url, chrome.port, categories)));
-      }
-      const busy = await withBusyCore(async () => {
-        const runs: Run[] = [];
-        for (let i = 0; i < RUNS; i++)
-          runs.push(await withRetry(() => lighthouseRun(url, chrome.port, ['performance'])));
-        return runs;
-      });
+      const quiet = await runsOf(url, chrome.port, RUNS, ALL_CATEGORIES);
+      const busy = await withBusyCore(() => runsOf(url, chrome.port, RUNS));
       measured.push({ page, quiet, busy });
       const m = (runs: Run[], key: 'performance' | 'tbtMs') => median(runs.map((r) => r[key]));
       console.info(
@@ -164,38 +155,23 @@ async function darkTheme(origin: string, chromiumPath: string, pages: Page[]): P
   try {
     const figures: Figure[] = [];
     for (const page of pages) {
-      const runs: Run[] = [];
-      for (let i = 0; i < DARK_RUNS; i++) {
-        const categories = i === 0 ? ['performance', 'accessibility'] : ['performance'];
-        runs.push(
-          await withRetry(() => lighthouseRun(`${origin}${page.path}`, chrome.port, categories)),
-        );
-      }
-      const performance = runs.map((r) => r.performance);
-      const tbt = runs.map((r) => r.tbtMs);
+      const runs = await runsOf(`${origin}${page.path}`, chrome.port, DARK_RUNS, [
+        'performance',
+        'accessibility',
+      ]);
+      const performance = of(runs, 'performance');
+      const tbt = of(runs, 'tbtMs');
+      const atLeast98 = { op: '>=', value: 98 } as const;
       figures.push(
-        {
-          section: DARK_SECTION,
-          name: `${page.label} performance`,
-          value: median(performance),
-          unit: '',
-          target: { op: '>=', value: 98 },
-          spread: spreadOf(performance),
-        },
-        {
-          section: DARK_SECTION,
-          name: `${page.label} TBT`,
-          value: median(tbt),
-          unit: 'ms',
-          spread: spreadOf(tbt),
-        },
-        {
-          section: DARK_SECTION,
-          name: `${page.label} accessibility`,
-          value: runs[0]?.accessibility ?? null,
-          unit: '',
-          target: { op: '>=', value: 98 },
-        },
+        figureOf(DARK_SECTION, `${page.label} performance`, performance, '', atLeast98),
+        figureOf(DARK_SECTION, `${page.label} TBT`, tbt, 'ms'),
+        figureOf(
+          DARK_SECTION,
+          `${page.label} accessibility`,
+          of(runs, 'accessibility'),
+          '',
+          atLeast98,
+        ),
       );
       console.info(
         `bench: ${page.label} dark: ${median(performance)} / ${median(tbt).toFixed(0)} ms, accessibility ${runs[0]?.accessibility}`,
@@ -207,6 +183,44 @@ async function darkTheme(origin: string, chromiumPath: string, pages: Page[]): P
   }
 }
 
+/** `count` runs of `url`, the first scoring `firstCategories`, the others performance alone. */
+async function runsOf(
+  url: string,
+  port: number,
+  count: number,
+  firstCategories: string[] = ['performance'],
+): Promise<Run[]> {
+  const runs: Run[] = [];
+  for (let i = 0; i < count; i++) {
+    const categories = i === 0 ? firstCategories : ['performance'];
+    runs.push(await withRetry(() => lighthouseRun(url, port, categories)));
+  }
+  return runs;
+}
+
+/** One figure of the runs' values: their median, and their spread when there are several. */
+function figureOf(
+  section: string,
+  name: string,
+  values: number[],
+  unit: string,
+  target?: Figure['target'],
+  note?: string,
+): Figure {
+  return {
+    section,
+    name,
+    value: values.length ? median(values) : null,
+    unit,
+    ...(target ? { target } : {}),
+    ...(values.length > 1 ? { spread: spreadOf(values) } : {}),
+    ...(note ? { note } : {}),
+  };
+}
+
+/** A key's values over runs, leaving out the runs that did not score it. */
+const of = (runs: Run[], key: keyof Run) => runs.map((r) => r[key]).filter(isNumber);
+
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
 /** `97 (94–99)`: the median and the spread of a figure over runs. */
 const cell = (values: number[], digits = 0) => {
@@ -216,23 +230,13 @@ const cell = (values: number[], digits = 0) => {
 
 function reportOf(measured: PageRuns[], dark: Figure[], chromium: string): PartResult {
   const figures: Figure[] = [];
-  const of = (runs: Run[], key: keyof Run) => runs.map((r) => r[key]).filter(isNumber);
   const add = (
     name: string,
     values: number[],
     unit: string,
     target?: Figure['target'],
     note?: string,
-  ) =>
-    figures.push({
-      section: SECTION,
-      name,
-      value: values.length ? median(values) : null,
-      unit,
-      ...(target ? { target } : {}),
-      ...(values.length > 1 ? { spread: spreadOf(values) } : {}),
-      ...(note ? { note } : {}),
-    });
+  ) => figures.push(figureOf(SECTION, name, values, unit, target, note));
   for (const { page, quiet, busy } of measured) {
     const runs = { quiet, busy };
     for (const mode of ['quiet', 'busy'] as const)
