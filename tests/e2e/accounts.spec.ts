@@ -7,7 +7,10 @@ const NEW_PASSWORD = 'New-Account1!';
 const uniqueEmail = (label: string) =>
   `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@e2e.example`;
 
+/** Fills the sign-in form once its page is the one shown: after a link's click the page before
+ * it stays on screen until the sign-in page has loaded, and it may have an Email field too. */
 async function signIn(page: Page, email: string, password: string = FIXTURE.password) {
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
@@ -74,6 +77,8 @@ test('signing out and in again', async ({ page, consoleErrors }) => {
   const email = uniqueEmail('otto');
   await page.goto('/signup/user');
   await signUp(page, 'Otto Out', email);
+  // Signed up, the sign-up form stays on screen until the home page has loaded.
+  await expect(page).toHaveURL(/\/$/);
   await signOutButton(page).click();
   await expect(
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }),
