@@ -65,6 +65,7 @@ import salesRoutes from './routes/sales';
 import sitemapRoutes from './routes/sitemaps';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
+import { SearchCounts } from './search/search-counts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -77,6 +78,8 @@ declare module 'fastify' {
     outbox: Outbox;
     /** The pages kept live (server-sent events). */
     live: LiveHub;
+    /** The search's counts kept beside the table; none when SEARCH_COUNTS is `database`. */
+    searchCounts: SearchCounts | undefined;
     /**
      * Stops taking work without refusing any (SIGTERM behind a load balancer): the health check
      * answers 503 for `ms` while every request is still answered (each closing its connection),
@@ -211,6 +214,17 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   fastify.decorate('outbox', services.outbox);
   const live = new LiveHub(opts.database);
   fastify.decorate('live', live);
+  const searchCounts =
+    opts.config.SEARCH_COUNTS === 'memory'
+      ? new SearchCounts(opts.database, (err) =>
+          fastify.log.error({ err }, 'search counts: read again'),
+        )
+      : undefined;
+  fastify.decorate('searchCounts', searchCounts);
+  // Read in the background: until then, and whenever unsure, the search counts in PostgreSQL.
+  fastify.addHook('onReady', async () => {
+    await searchCounts?.start();
+  });
   services.outbox.log = fastify.log;
   await fastify.register(authPlugin, services);
   await fastify.register(openapiPlugin);
@@ -277,6 +291,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     await services.outbox.idle();
     services.outbox.transport.close();
     await services.limits.close();
+    await searchCounts?.close();
   });
 
   await fastify.register(

@@ -92,6 +92,11 @@ const envSchema = z
     /** Searches a minute one client address may make (GET /api/search costs more than a list). */
     SEARCH_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
     /**
+     * Where the search counts its matches (decision 034): `memory`, in each server beside the
+     * table (PostgreSQL when it cannot answer for sure); `database`, always in PostgreSQL.
+     */
+    SEARCH_COUNTS: z.enum(['memory', 'database']).default('memory'),
+    /**
      * How long the public catalog reads reuse an answer (decision 015); 0 turns reuse off. This
      * process's own writes drop kept answers at once; this bounds how late another's show.
      */

@@ -32,9 +32,14 @@ export type Database = {
   dump?: () => Promise<Blob>;
   /**
    * Hears `pg_notify(channel, payload)` from every server on this database, each after the
-   * transaction that sent it commits; answers how to stop.
+   * transaction that sent it commits, in commit order; answers how to stop. `onHeardAgain`: the
+   * listener was lost and listens again (on PostgreSQL), so what was sent meanwhile was missed.
    */
-  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+  listen: (
+    channel: string,
+    onPayload: (payload: string) => void,
+    onHeardAgain?: () => void,
+  ) => Promise<() => Promise<void>>;
   /**
    * Runs `work` while no other server on this database runs its own start work (the migrations,
    * the demo seed, the secrets' check): any number of servers may start at the same moment.
@@ -114,7 +119,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'postgres',
       close: () => pool.end(),
-      listen: (channel, onPayload) => listenPg(options.url, channel, onPayload),
+      listen: (channel, onPayload, onHeardAgain) =>
+        listenPg(options.url, channel, onPayload, onHeardAgain),
       exclusively,
     };
   }
@@ -167,6 +173,7 @@ async function listenPg(
   url: string,
   channel: string,
   onPayload: (payload: string) => void,
+  onHeardAgain?: () => void,
 ): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let stopped = false;
@@ -191,7 +198,9 @@ async function listenPg(
     });
     await next.connect();
     await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    const lost = client !== undefined;
     client = next;
+    if (lost) onHeardAgain?.();
   };
   await connect();
   return async () => {

@@ -17,8 +17,9 @@ import { and, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { SearchQuery } from '../../shared/api';
 import { SEARCH_COUNT_CAP, SEARCH_WORDS_MAX, USER_STATUS_VERIFIED } from '../../shared/constants';
 import type { Product } from '../../shared/entities';
-import type { Db } from '../db/client';
+import { type Db, rowsOf } from '../db/client';
 import { products, searchTerms, users } from '../db/schema';
+import type { CountQuery, SearchCounts, WordsAlternative } from '../search/search-counts';
 import { toCents } from './money';
 import { productOf, productSellerColumns } from './products';
 
@@ -68,14 +69,27 @@ const CANDIDATE_MARGIN = 0.1;
  * letters (too few trigrams to be alike): it must begin a word of the text (a prefix query).
  * Null when no word of the catalog is like it.
  */
-async function wordLoosely(db: Db, word: string): Promise<SQL | null> {
-  if (/\d/.test(word) || word.length < 3) return sql`to_tsquery('simple', ${`${word}:*`})`;
+async function wordLoosely(db: Db, word: string): Promise<Loose | null> {
+  if (/\d/.test(word) || word.length < 3) {
+    // The word as the catalog's words are made, for the counts kept beside the table.
+    const [made] = await rowsOf<{ lexemes: string[] }>(
+      db,
+      sql`select tsvector_to_array(to_tsvector('simple', ${word})) as lexemes`,
+    );
+    const lexemes = made?.lexemes ?? [];
+    return {
+      sql: sql`to_tsquery('simple', ${`${word}:*`})`,
+      alternatives: lexemes.length === 1 ? [{ prefix: lexemes[0] as string }] : null,
+    };
+  }
   const found = await db
     .select({
       term: searchTerms.term,
       // Word similarity (a word cut short scores high) plus the whole words' similarity, which
       // breaks its ties: 'glaxy' is as word-like 'galaxy' as 'glass', but more like 'galaxy'.
       similarity: sql<number>`(word_similarity(${word}, ${searchTerms.term}) + similarity(${word}, ${searchTerms.term}))::float8`,
+      // The term as the counts beside the table take it (third: the order is by the second).
+      lexemes: sql<string[]>`tsvector_to_array(to_tsvector('simple', ${searchTerms.term}))`,
     })
     .from(searchTerms)
     .where(sql`${word} <% ${searchTerms.term}`)
@@ -87,24 +101,64 @@ async function wordLoosely(db: Db, word: string): Promise<SQL | null> {
   const best = found[0]?.similarity ?? 0;
   const like = found.filter((f) => f.similarity >= best - CANDIDATE_MARGIN);
   if (like.length === 0) return null;
-  return sql`(${sql.join(
-    like.map(({ term }) => sql`plainto_tsquery('simple', ${term})`),
-    sql` || `,
-  )})`;
+  return {
+    sql: sql`(${sql.join(
+      like.map(({ term }) => sql`plainto_tsquery('simple', ${term})`),
+      sql` || `,
+    )})`,
+    alternatives: like.every((l) => l.lexemes.length > 0)
+      ? like.map((l) => ({ all: l.lexemes }))
+      : null,
+  };
 }
 
-/** Every word loosely (each any of its candidates), or null when one of them is like nothing. */
-async function wordsLoosely(db: Db, words: string[]): Promise<SQL | null> {
+/**
+ * A word loosely: its SQL, and the same as the counts beside the table take it (null when they
+ * cannot take it exactly: PostgreSQL then counts).
+ */
+type Loose = { sql: SQL; alternatives: WordsAlternative[] | null };
+
+/**
+ * Every word loosely (each any of its candidates), or null when one of them is like nothing;
+ * with the clauses the counts beside the table take (null when one of them cannot be taken).
+ */
+async function wordsLoosely(
+  db: Db,
+  words: string[],
+): Promise<{ where: SQL; clauses: WordsAlternative[][] | null } | null> {
   // `_` counts as a letter in the query's words but separates words in the catalog's.
   const parts = words.flatMap((w) => w.split('_')).filter((w) => w.length > 0);
-  const each: SQL[] = [];
+  const each: Loose[] = [];
   for (const word of parts) {
     const loose = await wordLoosely(db, word);
     if (!loose) return null;
     each.push(loose);
   }
-  return each.length === 0 ? null : sql`${products.searchVector} @@ (${sql.join(each, sql` && `)})`;
+  if (each.length === 0) return null;
+  const clauses = each.map((l) => l.alternatives);
+  return {
+    where: sql`${products.searchVector} @@ (${sql.join(
+      each.map((l) => l.sql),
+      sql` && `,
+    )})`,
+    clauses: clauses.every((c) => c !== null) ? (clauses as WordsAlternative[][]) : null,
+  };
 }
+
+/** Every filter but the words, as the counts beside the table take them. */
+const countFilters = (q: SearchQuery): CountQuery => ({
+  includeSold: q.includeSold === true,
+  brand: q.brand,
+  ram: q.ram,
+  storage: q.storage,
+  condition: q.condition,
+  minPriceCents: q.minPrice === undefined ? undefined : toCents(q.minPrice),
+  maxPriceCents: q.maxPrice === undefined ? undefined : toCents(q.maxPrice),
+  minBattery: q.minBattery,
+  minBatteryHealth: q.minBatteryHealth,
+  location: q.location,
+  verified: q.verified === true,
+});
 
 /** Every filter but the words and the cursor. */
 function filters(q: SearchQuery): SQL[] {
@@ -200,12 +254,14 @@ async function countOf(db: Db, where: SQL[]): Promise<number> {
  * exist walked every phone for sale in order (250 ms at a million), as the planner expected an
  * early hit.
  */
-async function everyWordKnown(db: Db, q: string): Promise<boolean> {
-  const [row] = await db
-    .select({ unknown: sql<number>`count(*)::int` })
-    .from(sql`unnest(tsvector_to_array(to_tsvector('simple', ${q}))) as typed(word)`)
-    .where(sql`not exists (select 1 from ${searchTerms} where ${searchTerms.term} = typed.word)`);
-  return (row?.unknown ?? 0) === 0;
+async function wordsAsKnown(db: Db, q: string): Promise<{ lexemes: string[]; allKnown: boolean }> {
+  const rows = await db
+    .select({
+      word: sql<string>`typed.word`,
+      known: sql<boolean>`exists (select 1 from ${searchTerms} where ${searchTerms.term} = typed.word)`,
+    })
+    .from(sql`unnest(tsvector_to_array(to_tsvector('simple', ${q}))) as typed(word)`);
+  return { lexemes: rows.map((r) => r.word), allKnown: rows.every((r) => r.known) };
 }
 
 async function anyMatch(db: Db, where: SQL[]): Promise<boolean> {
@@ -218,25 +274,49 @@ async function anyMatch(db: Db, where: SQL[]): Promise<boolean> {
   return row !== undefined;
 }
 
-export async function searchProducts(db: Db, q: SearchQuery): Promise<SearchAnswer> {
+/**
+ * `counts`: the counts kept beside the table (search/search-counts.ts), used when they can answer
+ * for sure; otherwise PostgreSQL counts.
+ */
+export async function searchProducts(
+  db: Db,
+  q: SearchQuery,
+  counts?: SearchCounts,
+): Promise<SearchAnswer> {
   const words = searchWords(q.q);
   const base = filters(q);
-  let where = q.q && words.length > 0 ? [...base, wordsAsTyped(q.q)] : base;
+  let where = base;
+  // What the counts beside the table are asked: null when they cannot take these words exactly.
+  let counted: CountQuery | null = countFilters(q);
   let closeMatches = false;
-  // Loosely only when nothing matches as typed (checked on every page, so paging stays in one mode).
-  if (
-    q.q &&
-    words.length > 0 &&
-    (!(await everyWordKnown(db, q.q)) || !(await anyMatch(db, where)))
-  ) {
-    where = [...base, (await wordsLoosely(db, words)) ?? sql`false`];
-    closeMatches = true;
+  if (q.q && words.length > 0) {
+    const typed = await wordsAsKnown(db, q.q);
+    where = [...base, wordsAsTyped(q.q)];
+    // No word at all (only signs): the full-text query is empty and matches nothing.
+    counted.words = typed.lexemes.length === 0 ? 'none' : typed.lexemes.map((w) => [{ all: [w] }]);
+    // Loosely only when nothing matches as typed (checked on every page, so paging stays in one
+    // mode).
+    if (!typed.allKnown || !(await anyMatch(db, where))) {
+      const loose = await wordsLoosely(db, words);
+      where = [...base, loose?.where ?? sql`false`];
+      counted = !loose
+        ? { ...counted, words: 'none' }
+        : loose.clauses
+          ? { ...counted, words: loose.clauses }
+          : null;
+      closeMatches = true;
+    }
   }
   const { orderBy, after } = ordering(q);
   const rows = await pageOf(db, after ? [...where, after] : where, orderBy, q.limit + 1);
   // Counted on the first page only, and only when the page does not hold every match already.
   const count =
-    q.cursor !== undefined ? null : rows.length <= q.limit ? rows.length : await countOf(db, where);
+    q.cursor !== undefined
+      ? null
+      : rows.length <= q.limit
+        ? rows.length
+        : ((counted && (await counts?.count(counted, SEARCH_COUNT_CAP))) ??
+          (await countOf(db, where)));
   const kept = rows.slice(0, q.limit);
   const last = kept.at(-1);
   return {

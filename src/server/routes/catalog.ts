@@ -60,7 +60,11 @@ export default contractRoutes((route, app) => {
     { limit: { perMinute: app.config.SEARCH_RATE_LIMIT } },
     (request, reply) =>
       sendPublic(request, reply, async () => {
-        const { nextCursor, ...answer } = await searchProducts(app.db, request.query);
+        const { nextCursor, ...answer } = await searchProducts(
+          app.db,
+          request.query,
+          app.searchCounts,
+        );
         return { items: answer, nextCursor };
       }),
   );

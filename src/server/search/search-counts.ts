@@ -1,0 +1,548 @@
+/**
+ * The search's counts, kept in each server beside the table (issue 18, decision 034): how many
+ * phones match a search, counted up to a cap in a few milliseconds at a million phones, where
+ * PostgreSQL spends 25-50 ms intersecting the long lists of common keys ("available",
+ * "128 GB", "iphone").
+ *
+ * Each phone for sale or sold is a slot: its filter values in typed arrays, its words in one
+ * sorted list of slots per word. A count intersects the words' lists (or walks every slot) and
+ * checks the filters on each, stopping past the cap. The list of phones itself stays in
+ * PostgreSQL; only the number comes from here.
+ *
+ * Kept current by the database: every statement that changes phones sends the changed phones'
+ * `seq`s on `search_changes` at its commit (migration 0018), and each server reads those phones
+ * again. A phone changed gets a new slot (its old one is marked gone), so the words' lists only
+ * grow at their end and stay sorted; when gone slots are many, the whole index is read again.
+ *
+ * Fresh by construction: before counting, a server sends itself a notice on the same channel and
+ * waits for it. Notices arrive in commit order, so by then it has heard of every change
+ * committed before the search began (its own writes and every other server's), and applied them.
+ * Whenever it cannot be sure (the index being read, the listener reconnecting, a notice slow to
+ * come back), `count` answers null and the search counts in PostgreSQL as before.
+ */
+import { randomUUID } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
+import { USER_STATUS_VERIFIED } from '../../shared/constants';
+import { type Database, rowsOf } from '../db/client';
+
+export const SEARCH_CHANGES_CHANNEL = 'search_changes';
+
+/** One way a clause of words matches: every one of these words, or any word with this prefix. */
+export type WordsAlternative = { all: readonly string[] } | { prefix: string };
+
+/**
+ * What a count asks, as the search's SQL asks it (repositories/search.ts builds both). `words`:
+ * each clause must match, a clause matches when any of its alternatives does; `'none'` matches
+ * nothing.
+ */
+export type CountQuery = {
+  includeSold: boolean;
+  brand?: readonly string[];
+  ram?: readonly string[];
+  storage?: readonly string[];
+  condition?: readonly string[];
+  minPriceCents?: number;
+  maxPriceCents?: number;
+  minBattery?: number;
+  minBatteryHealth?: number;
+  location?: string;
+  verified: boolean;
+  words?: readonly (readonly WordsAlternative[])[] | 'none';
+};
+
+const AVAILABLE = 0;
+const SOLD = 1;
+/** A slot whose phone changed (it has a newer slot), left the market or was deleted. */
+const GONE = 2;
+/** Battery health not stated. */
+const NO_HEALTH = -1;
+/** Phones read at once while the index is built. */
+const BATCH = 20_000;
+/** How long a count waits for its own notice before counting in PostgreSQL instead. */
+const NOTICE_WAIT_MS = 250;
+/** How long after a failed read the index is read again. */
+const RETRY_MS = 5_000;
+
+/** Codes for the distinct values of a column (brands, storages, cities, sellers). */
+class Codes {
+  readonly values: string[] = [];
+  private readonly byValue = new Map<string, number>();
+  code(value: string): number {
+    let code = this.byValue.get(value);
+    if (code === undefined) {
+      code = this.values.length;
+      this.values.push(value);
+      this.byValue.set(value, code);
+    }
+    return code;
+  }
+  find(value: string): number | undefined {
+    return this.byValue.get(value);
+  }
+  /** A flag per code: whether its value is one of `wanted`. */
+  flags(wanted: readonly string[]): Uint8Array {
+    const flags = new Uint8Array(this.values.length);
+    for (const value of wanted) {
+      const code = this.byValue.get(value);
+      if (code !== undefined) flags[code] = 1;
+    }
+    return flags;
+  }
+}
+
+/** A growable array of 32-bit integers. */
+class Ints {
+  data: Int32Array;
+  length = 0;
+  constructor(capacity = 4) {
+    this.data = new Int32Array(capacity);
+  }
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = value;
+  }
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+/** A phone's row as the index reads it. */
+type PhoneRow = {
+  seq: number | string;
+  status: string;
+  category_id: string;
+  ram: string;
+  storage: string;
+  condition: string;
+  resell_price_cents: number;
+  battery: number;
+  battery_health: number | null;
+  location: string;
+  seller_email: string;
+  words: string[];
+};
+
+const PHONE_COLUMNS = sql.raw(`seq, status, category_id, ram, storage, condition,
+  resell_price_cents, battery, battery_health, location, seller_email,
+  tsvector_to_array(search_vector) as words`);
+
+/**
+ * ILIKE's case folding, one character at a time as PostgreSQL's `lower()` does it: a character
+ * whose JavaScript lower case is longer (İ becomes i and a combining dot) keeps its first one.
+ */
+export function foldCase(text: string): string {
+  let folded = '';
+  for (const char of text) {
+    const lower = char.toLowerCase();
+    folded +=
+      lower.length === char.length ? lower : String.fromCodePoint(lower.codePointAt(0) ?? 0);
+  }
+  return folded;
+}
+
+/** The index itself: one generation of it, read from the table and kept current. */
+class Slots {
+  readonly brands = new Codes();
+  readonly rams = new Codes();
+  readonly storages = new Codes();
+  readonly conditions = new Codes();
+  readonly locations = new Codes();
+  /** Each location folded as ILIKE folds it, by location code. */
+  readonly foldedLocations: string[] = [];
+  readonly sellers = new Codes();
+  /** By seller code: 1 when the seller is verified. */
+  sellerVerified = new Uint8Array(0);
+  /** The verified sellers' addresses, for a seller whose first phone comes later. */
+  private verifiedEmails = new Set<string>();
+  readonly words = new Map<string, Ints>();
+  readonly slotOfSeq = new Map<number, number>();
+
+  status = new Uint8Array(1024);
+  brand = new Uint16Array(1024);
+  ram = new Uint16Array(1024);
+  storage = new Uint16Array(1024);
+  condition = new Uint16Array(1024);
+  price = new Int32Array(1024);
+  battery = new Int32Array(1024);
+  health = new Int16Array(1024);
+  location = new Int32Array(1024);
+  seller = new Int32Array(1024);
+  size = 0;
+  gone = 0;
+
+  private grow(): void {
+    const capacity = this.status.length * 2;
+    const grown = <T extends Uint8Array | Uint16Array | Int16Array | Int32Array>(a: T): T => {
+      const next = new (a.constructor as new (n: number) => T)(capacity);
+      next.set(a);
+      return next;
+    };
+    this.status = grown(this.status);
+    this.brand = grown(this.brand);
+    this.ram = grown(this.ram);
+    this.storage = grown(this.storage);
+    this.condition = grown(this.condition);
+    this.price = grown(this.price);
+    this.battery = grown(this.battery);
+    this.health = grown(this.health);
+    this.location = grown(this.location);
+    this.seller = grown(this.seller);
+  }
+
+  /** The phone's row as it is now, or its absence (deleted, withdrawn): its old slot goes. */
+  put(seq: number, row: PhoneRow | undefined): void {
+    const old = this.slotOfSeq.get(seq);
+    if (old !== undefined) {
+      this.status[old] = GONE;
+      this.slotOfSeq.delete(seq);
+      this.gone++;
+    }
+    if (!row || (row.status !== 'available' && row.status !== 'sold')) return;
+    if (this.size === this.status.length) this.grow();
+    const slot = this.size++;
+    this.status[slot] = row.status === 'sold' ? SOLD : AVAILABLE;
+    this.brand[slot] = this.brands.code(row.category_id);
+    this.ram[slot] = this.rams.code(row.ram);
+    this.storage[slot] = this.storages.code(row.storage);
+    this.condition[slot] = this.conditions.code(row.condition);
+    this.price[slot] = row.resell_price_cents;
+    this.battery[slot] = row.battery;
+    this.health[slot] = row.battery_health ?? NO_HEALTH;
+    const location = this.locations.code(row.location);
+    if (location === this.foldedLocations.length) this.foldedLocations.push(foldCase(row.location));
+    this.location[slot] = location;
+    const known = this.sellers.values.length;
+    const seller = this.sellers.code(row.seller_email);
+    if (seller === known) {
+      if (seller >= this.sellerVerified.length) {
+        const next = new Uint8Array(Math.max(64, seller * 2));
+        next.set(this.sellerVerified);
+        this.sellerVerified = next;
+      }
+      this.sellerVerified[seller] = this.verifiedEmails.has(row.seller_email) ? 1 : 0;
+    }
+    this.seller[slot] = seller;
+    for (const word of row.words) {
+      let list = this.words.get(word);
+      if (!list) {
+        list = new Ints();
+        this.words.set(word, list);
+      }
+      list.push(slot);
+    }
+    this.slotOfSeq.set(seq, slot);
+  }
+
+  setVerified(emails: readonly string[]): void {
+    this.verifiedEmails = new Set(emails);
+    this.sellerVerified.fill(0);
+    for (const email of emails) {
+      const code = this.sellers.find(email);
+      if (code !== undefined) this.sellerVerified[code] = 1;
+    }
+  }
+
+  /** The slots whose words match one alternative, ascending. */
+  private alternative(a: WordsAlternative): Int32Array {
+    if ('prefix' in a) {
+      const lists: Int32Array[] = [];
+      for (const [word, list] of this.words) {
+        if (word.startsWith(a.prefix)) lists.push(list.view());
+      }
+      return this.union(lists);
+    }
+    const lists = a.all.map((w) => this.words.get(w)?.view() ?? new Int32Array(0));
+    return intersectAll(lists);
+  }
+
+  /** The slots in any of `lists`, ascending, each once. */
+  private union(lists: Int32Array[]): Int32Array {
+    if (lists.length === 0) return new Int32Array(0);
+    if (lists.length === 1) return lists[0] as Int32Array;
+    const marked = new Uint8Array(this.size);
+    let total = 0;
+    for (const list of lists) {
+      for (const slot of list) {
+        if (marked[slot] === 0) {
+          marked[slot] = 1;
+          total++;
+        }
+      }
+    }
+    const out = new Int32Array(total);
+    let n = 0;
+    for (let slot = 0; slot < this.size; slot++) if (marked[slot] === 1) out[n++] = slot;
+    return out;
+  }
+
+  /** The slots matching every clause of words, or null for every slot (no words asked). */
+  private candidates(words: CountQuery['words']): Int32Array | null {
+    if (words === undefined) return null;
+    if (words === 'none') return new Int32Array(0);
+    return intersectAll(words.map((clause) => this.union(clause.map((a) => this.alternative(a)))));
+  }
+
+  count(q: CountQuery, cap: number): number {
+    const statusOk = new Uint8Array([1, q.includeSold ? 1 : 0, 0]);
+    const brandOk = q.brand && this.brands.flags(q.brand);
+    const ramOk = q.ram && this.rams.flags(q.ram);
+    const storageOk = q.storage && this.storages.flags(q.storage);
+    const conditionOk = q.condition && this.conditions.flags(q.condition);
+    const minPrice = q.minPriceCents ?? -Infinity;
+    const maxPrice = q.maxPriceCents ?? Infinity;
+    const minBattery = q.minBattery ?? -Infinity;
+    const minHealth = q.minBatteryHealth;
+    let locationOk: Uint8Array | undefined;
+    if (q.location !== undefined) {
+      const needle = foldCase(q.location);
+      locationOk = new Uint8Array(this.foldedLocations.length);
+      this.foldedLocations.forEach((l, code) => {
+        if (l.includes(needle)) (locationOk as Uint8Array)[code] = 1;
+      });
+    }
+    const verifiedOk = q.verified ? this.sellerVerified : undefined;
+
+    const matches = (slot: number): boolean =>
+      statusOk[this.status[slot] as number] === 1 &&
+      (!brandOk || brandOk[this.brand[slot] as number] === 1) &&
+      (!storageOk || storageOk[this.storage[slot] as number] === 1) &&
+      (!ramOk || ramOk[this.ram[slot] as number] === 1) &&
+      (!conditionOk || conditionOk[this.condition[slot] as number] === 1) &&
+      (this.price[slot] as number) >= minPrice &&
+      (this.price[slot] as number) <= maxPrice &&
+      (this.battery[slot] as number) >= minBattery &&
+      (minHealth === undefined || (this.health[slot] as number) >= minHealth) &&
+      (!locationOk || locationOk[this.location[slot] as number] === 1) &&
+      (!verifiedOk || verifiedOk[this.seller[slot] as number] === 1);
+
+    let n = 0;
+    const candidates = this.candidates(q.words);
+    if (candidates) {
+      for (const slot of candidates) if (matches(slot) && ++n > cap) return n;
+    } else {
+      for (let slot = 0; slot < this.size; slot++) if (matches(slot) && ++n > cap) return n;
+    }
+    return n;
+  }
+}
+
+/** Slots in every one of `lists` (each ascending), shortest first, ascending. */
+function intersectAll(lists: Int32Array[]): Int32Array {
+  if (lists.length === 0) return new Int32Array(0);
+  const sorted = [...lists].sort((a, b) => a.length - b.length);
+  let out = sorted[0] as Int32Array;
+  for (const next of sorted.slice(1)) out = intersect(out, next);
+  return out;
+}
+
+/** Slots in both `small` and `large`, galloping through the larger one. */
+function intersect(small: Int32Array, large: Int32Array): Int32Array {
+  const out = new Int32Array(small.length);
+  let n = 0;
+  let at = 0;
+  for (const slot of small) {
+    // Gallop: double the step until past `slot`, then search that stretch.
+    let step = 1;
+    let hi = at;
+    while (hi < large.length && (large[hi] as number) < slot) {
+      at = hi;
+      hi += step;
+      step *= 2;
+    }
+    let lo = at;
+    hi = Math.min(hi, large.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((large[mid] as number) < slot) lo = mid + 1;
+      else hi = mid;
+    }
+    at = lo;
+    if (at < large.length && large[at] === slot) out[n++] = slot;
+  }
+  return out.subarray(0, n);
+}
+
+type Task = () => Promise<void>;
+
+export class SearchCounts {
+  private slots: Slots | null = null;
+  /** Notices and rebuilds, one at a time in the order heard. */
+  private queue: Promise<void> = Promise.resolve();
+  /** A rebuild waiting in the queue or under way: counts go to PostgreSQL meanwhile. */
+  private rebuilding = false;
+  private rebuildQueued = false;
+  private readonly waiting = new Map<string, (caughtUp: boolean) => void>();
+  private stopListening: (() => Promise<void>) | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly database: Pick<Database, 'db' | 'listen'>,
+    private readonly onError: (err: unknown) => void = (err) =>
+      console.error('search counts:', err),
+  ) {}
+
+  /** Listens, then reads every phone in the background; counts come from here once it is read. */
+  async start(): Promise<void> {
+    this.stopListening = await this.database.listen(
+      SEARCH_CHANGES_CHANNEL,
+      (payload) => this.heard(payload),
+      () => this.rebuild(),
+    );
+    this.rebuild();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stopListening?.();
+    for (const resolve of this.waiting.values()) resolve(false);
+    this.waiting.clear();
+    await this.queue;
+  }
+
+  /** Whether counts come from here (read and current). */
+  get ready(): boolean {
+    return this.slots !== null && !this.rebuilding && !this.closed;
+  }
+
+  /** Resolves once every task queued before it has run (for tests and the bench). */
+  async settled(): Promise<void> {
+    let last: Promise<void>;
+    do {
+      last = this.queue;
+      await last;
+    } while (last !== this.queue);
+  }
+
+  /**
+   * How many phones match, counting no further than `cap + 1`; null when this server cannot
+   * answer now and for sure (PostgreSQL counts instead).
+   */
+  async count(q: CountQuery, cap: number): Promise<number | null> {
+    if (!this.ready) return null;
+    if (!(await this.caughtUp())) return null;
+    const slots = this.slots;
+    if (!slots || this.rebuilding) return null;
+    return slots.count(q, cap);
+  }
+
+  /** Sends a notice to itself and waits until it comes back through the queue. */
+  private async caughtUp(): Promise<boolean> {
+    const token = randomUUID();
+    const back = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(token);
+        resolve(false);
+      }, NOTICE_WAIT_MS);
+      this.waiting.set(token, (caughtUp) => {
+        clearTimeout(timer);
+        resolve(caughtUp);
+      });
+    });
+    try {
+      await this.database.db.execute(
+        sql`select pg_notify(${SEARCH_CHANGES_CHANNEL}, ${`back:${token}`})`,
+      );
+    } catch (err) {
+      this.waiting.get(token)?.(false);
+      this.waiting.delete(token);
+      this.onError(err);
+      return false;
+    }
+    return (await back) && !this.closed;
+  }
+
+  private enqueue(task: Task): void {
+    this.queue = this.queue.then(task).catch((err) => {
+      // A notice that could not be applied leaves the index behind: counts go to PostgreSQL
+      // until it is read again, a moment later (the database may be restarting).
+      this.onError(err);
+      this.slots = null;
+      this.rebuildQueued = false;
+      this.rebuilding = true;
+      setTimeout(() => this.rebuild(), RETRY_MS).unref();
+    });
+  }
+
+  private heard(payload: string): void {
+    if (this.closed) return;
+    if (payload.startsWith('back:')) {
+      const token = payload.slice('back:'.length);
+      const resolve = this.waiting.get(token);
+      if (!resolve) return;
+      this.waiting.delete(token);
+      // Being read again (seconds at a million phones): not worth waiting for.
+      if (this.rebuilding) resolve(false);
+      else this.enqueue(async () => resolve(true));
+    } else if (payload === 'all') this.rebuild();
+    else if (payload === 'sellers') this.enqueue(() => this.readSellers(this.slots));
+    else if (payload.startsWith('phones:')) {
+      const seqs = payload
+        .slice('phones:'.length)
+        .split(',')
+        .map(Number)
+        .filter((n) => Number.isSafeInteger(n));
+      this.enqueue(() => this.readPhones(seqs));
+    }
+  }
+
+  /** Reads every phone again into a new index; counts go to PostgreSQL until it is read. */
+  private rebuild(): void {
+    if (this.closed) return;
+    this.rebuilding = true;
+    if (this.rebuildQueued) return;
+    this.rebuildQueued = true;
+    this.enqueue(async () => {
+      this.rebuildQueued = false;
+      const next = new Slots();
+      let after = 0;
+      for (;;) {
+        const rows = await this.rows(
+          sql`status in ('available', 'sold') and seq > ${after} order by seq limit ${BATCH}`,
+        );
+        for (const row of rows) next.put(Number(row.seq), row);
+        if (rows.length < BATCH) break;
+        after = Number(rows.at(-1)?.seq);
+        if (this.closed) return;
+      }
+      await this.readSellers(next);
+      this.slots = next;
+      // Another rebuild asked for meanwhile is still queued and keeps counts in PostgreSQL.
+      if (!this.rebuildQueued) this.rebuilding = false;
+    });
+  }
+
+  private rows(where: SQL): Promise<PhoneRow[]> {
+    return rowsOf<PhoneRow>(
+      this.database.db,
+      sql`select ${PHONE_COLUMNS} from products where ${where}`,
+    );
+  }
+
+  private async readPhones(seqs: number[]): Promise<void> {
+    const slots = this.slots;
+    if (!slots || seqs.length === 0) return;
+    const rows = await this.rows(
+      sql`seq in (${sql.join(
+        seqs.map((seq) => sql`${seq}`),
+        sql`, `,
+      )})`,
+    );
+    const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
+    for (const seq of seqs) slots.put(seq, bySeq.get(seq));
+    // Mostly gone slots: read afresh, smaller and faster.
+    if (slots.gone > 10_000 && slots.gone > slots.size / 4) this.rebuild();
+  }
+
+  private async readSellers(slots: Slots | null): Promise<void> {
+    if (!slots) return;
+    const rows = await rowsOf<{ email: string }>(
+      this.database.db,
+      sql`select email from users where user_status = ${USER_STATUS_VERIFIED}`,
+    );
+    slots.setVerified(rows.map((r) => r.email));
+  }
+}

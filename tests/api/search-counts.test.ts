@@ -1,0 +1,262 @@
+/**
+ * The search's counts kept beside the table (decision 034) answer what PostgreSQL's count
+ * answers, for any search and after any change: random catalogs and random searches, each
+ * counted both ways, then changes made straight in the database (as another server or process
+ * makes them) and counted again at once. On PGlite and on PostgreSQL (TEST_DATABASE_URL).
+ */
+import { eq, inArray } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/server/db/client';
+import { products, users } from '../../src/server/db/schema';
+import { searchProducts } from '../../src/server/repositories/search';
+import type { SearchCounts } from '../../src/server/search/search-counts';
+import { type SearchQuery, searchQuerySchema } from '../../src/shared/api';
+import {
+  CATEGORY_CODES,
+  CONDITION_OPTIONS,
+  RAM_OPTIONS,
+  STORAGE_OPTIONS,
+} from '../../src/shared/constants';
+import { createSeller, productValues } from '../helpers/factories';
+import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+let counts: SearchCounts;
+
+/** Words the catalog and the searches share: hyphens, digits, accents, a dotted capital. */
+const WORDS = ['iphone', 'galaxy', 'pixel', 'redmi', 'note', 'pro', 'max', '13', '128', 'wi-fi'];
+const MORE_WORDS = ['blue', 'boxed', 'scratch', 'São', 'İzmir', 'mint', 'x12', 'a_b'];
+const LOCATIONS = ['Austin, TX', 'AUSTIN', 'São Paulo', 'İzmir', 'Seattle, WA', '100% Berlin'];
+const STATUSES = ['available', 'available', 'sold', 'withdrawn'] as const;
+
+type Phone = typeof phone extends fc.Arbitrary<infer P> ? P : never;
+const phone = fc.record({
+  brand: fc.constantFrom(...CATEGORY_CODES.slice(0, 3)),
+  words: fc.array(fc.constantFrom(...WORDS, ...MORE_WORDS), { minLength: 1, maxLength: 5 }),
+  ram: fc.constantFrom(...RAM_OPTIONS.slice(0, 3)),
+  storage: fc.constantFrom(...STORAGE_OPTIONS.slice(1, 4)),
+  condition: fc.constantFrom(...CONDITION_OPTIONS.slice(0, 3)),
+  cents: fc.integer({ min: 100, max: 100_000 }),
+  battery: fc.integer({ min: 2000, max: 6000 }),
+  health: fc.option(fc.integer({ min: 50, max: 100 })),
+  location: fc.constantFrom(...LOCATIONS),
+  status: fc.constantFrom(...STATUSES),
+  seller: fc.integer({ min: 0, max: 3 }),
+});
+
+/** A search as a buyer's URL would carry it, typos included: words or not, and 0-2 filters. */
+const search = fc
+  .tuple(
+    fc.option(
+      fc.oneof(
+        fc
+          .array(fc.constantFrom(...WORDS, ...MORE_WORDS), { minLength: 1, maxLength: 3 })
+          .map((w) => w.join(' ')),
+        fc.constantFrom(
+          'iphnoe 13',
+          'glaxy',
+          'pixle 12',
+          'no',
+          '1',
+          '13 iphone',
+          '_',
+          '!!',
+          'zzzz',
+        ),
+      ),
+    ),
+    fc.record({
+      brand: fc.subarray([...CATEGORY_CODES.slice(0, 3)], { minLength: 1 }),
+      ram: fc.subarray([...RAM_OPTIONS.slice(0, 3)], { minLength: 1 }),
+      storage: fc.subarray([...STORAGE_OPTIONS.slice(1, 4)], { minLength: 1 }),
+      condition: fc.subarray([...CONDITION_OPTIONS.slice(0, 3)], { minLength: 1 }),
+      minPrice: fc.integer({ min: 1, max: 500 }),
+      maxPrice: fc.integer({ min: 500, max: 1000 }),
+      minBattery: fc.integer({ min: 2000, max: 6000 }),
+      minBatteryHealth: fc.integer({ min: 50, max: 100 }),
+      location: fc.constantFrom('austin', 'SÃO', 'paulo', 'izmir', 'İZMİR', '%', 'x', 'WA'),
+      verified: fc.constant('true'),
+      includeSold: fc.constant('true'),
+    }),
+    fc.array(fc.nat(), { maxLength: 2 }),
+  )
+  .map(([q, all, picks]) => {
+    const keys = Object.keys(all) as (keyof typeof all)[];
+    const chosen: Record<string, string | string[] | number> = q === null ? {} : { q };
+    for (const pick of picks) {
+      const key = keys[pick % keys.length] as keyof typeof all;
+      chosen[key] = all[key];
+    }
+    return chosen;
+  });
+
+const queryOf = (raw: Record<string, string | string[] | number>): SearchQuery => {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(raw)) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, String(v));
+  }
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    query[key] = all.length === 1 ? (all[0] as string) : all;
+  }
+  // One phone a page: every search with more than one match is counted.
+  return searchQuerySchema.parse({ ...query, limit: '1' });
+};
+
+type Sellers = Awaited<ReturnType<typeof createSeller>>[];
+
+async function addPhones(db: Db, sellers: Sellers, list: Phone[]) {
+  if (list.length === 0) return;
+  await db.insert(products).values(
+    list.map((p) =>
+      productValues(sellers[p.seller] as Sellers[number], {
+        categoryId: p.brand,
+        modelName: p.words.slice(0, 2).join(' '),
+        description: p.words.slice(2).join(' ') || 'plain',
+        ram: p.ram,
+        storage: p.storage,
+        condition: p.condition,
+        resellPriceCents: p.cents,
+        battery: p.battery,
+        batteryHealth: p.health,
+        location: p.location,
+        status: p.status,
+      }),
+    ),
+  );
+}
+
+/**
+ * Each search counted in PostgreSQL and beside the table (when it needs a count: more matches
+ * than its page holds); how many needed one, and how many of those were answered beside it.
+ */
+async function compare(
+  db: Db,
+  searches: SearchQuery[],
+): Promise<{ asked: number; answered: number }> {
+  let asked = 0;
+  let answered = 0;
+  for (const q of searches) {
+    const inDatabase = await searchProducts(db, q);
+    let fromIndex: number | null = null;
+    const watching = {
+      count: async (...args: Parameters<SearchCounts['count']>) => {
+        asked++;
+        fromIndex = await counts.count(...args);
+        return fromIndex;
+      },
+    } as SearchCounts;
+    const beside = await searchProducts(db, q, watching);
+    expect({ count: beside.count, capped: beside.countCapped }, JSON.stringify(q)).toEqual({
+      count: inDatabase.count,
+      capped: inDatabase.countCapped,
+    });
+    if (fromIndex !== null) answered++;
+  }
+  return { asked, answered };
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const found = t.app.searchCounts;
+  if (!found) throw new Error('the search counts are on by default');
+  counts = found;
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the search counts kept beside the table', () => {
+  it('answer as PostgreSQL counts, for random catalogs and searches, and after changes', async () => {
+    const db = t.database.db;
+    const sellers = [
+      await createSeller(db, { userStatus: 'verified' }),
+      await createSeller(db),
+      await createSeller(db, { userStatus: 'verified' }),
+      await createSeller(db),
+    ];
+    const [catalog, searches] = fc.sample(
+      fc.tuple(
+        fc.array(phone, { minLength: 150, maxLength: 150 }),
+        fc.array(search, { minLength: 60, maxLength: 60 }),
+      ),
+      { numRuns: 1, seed: Number(process.env.SEARCH_COUNTS_SEED ?? 1126) },
+    )[0] as [Phone[], Record<string, string | string[] | number>[]];
+    const queries = searches.map(queryOf);
+
+    await addPhones(db, sellers, catalog);
+    await counts.settled();
+    expect(counts.ready).toBe(true);
+    // Every search that needs a count is answered beside the table (none falls back), each as
+    // PostgreSQL answers it.
+    const before = await compare(db, queries);
+    expect(before.asked).toBeGreaterThanOrEqual(20);
+    expect(before.answered).toBe(before.asked);
+
+    // Changes as another server makes them, counted at once: new phones, a price and a text
+    // changed, one sold, one withdrawn, two deleted, a seller verified and another not.
+    const rows = await db.select({ id: products.id }).from(products).limit(10);
+    const id = (i: number) => (rows[i] as { id: string }).id;
+    await addPhones(db, sellers, catalog.slice(0, 5));
+    await db
+      .update(products)
+      .set({ resellPriceCents: 101 })
+      .where(eq(products.id, id(0)));
+    await db
+      .update(products)
+      .set({ modelName: 'Pixel 13 Pro', description: 'wi-fi mint' })
+      .where(eq(products.id, id(1)));
+    await db
+      .update(products)
+      .set({ status: 'sold' })
+      .where(eq(products.id, id(2)));
+    await db
+      .update(products)
+      .set({ status: 'withdrawn' })
+      .where(eq(products.id, id(3)));
+    await db.delete(products).where(inArray(products.id, [id(4), id(5)]));
+    await db
+      .update(users)
+      .set({ userStatus: 'verified' })
+      .where(eq(users.email, (sellers[1] as Sellers[number]).email));
+    await db
+      .update(users)
+      .set({ userStatus: null })
+      .where(eq(users.email, (sellers[0] as Sellers[number]).email));
+    const after = await compare(db, queries);
+    expect(after.asked).toBeGreaterThanOrEqual(20);
+    expect(after.answered).toBe(after.asked);
+  });
+
+  it('stop counting just past the cap', async () => {
+    await counts.settled();
+    const q = { includeSold: true, verified: false };
+    const all = await counts.count(q, 1_000_000);
+    expect(all).toBeGreaterThan(10);
+    expect(await counts.count(q, 10)).toBe(11);
+  });
+
+  it('read every phone again after a bulk change, counting in PostgreSQL meanwhile', async () => {
+    const db = t.database.db;
+    const seller = await createSeller(db);
+    // More than 500 phones in one statement: the servers are told "all" (migration 0018).
+    await db
+      .insert(products)
+      .values(
+        Array.from({ length: 600 }, (_, i) =>
+          productValues(seller, { modelName: `Bulk ${i}`, location: 'Bulkville' }),
+        ),
+      );
+    const q = queryOf({ location: 'bulkville' });
+    const during = await searchProducts(db, q, counts);
+    expect(during.count).toBe(600);
+    await counts.settled();
+    expect(counts.ready).toBe(true);
+    expect(
+      await counts.count({ includeSold: false, verified: false, location: 'bulkville' }, 1_000),
+    ).toBe(600);
+  });
+});
