@@ -920,7 +920,15 @@ export const calls = define({
     ...callRoutes.health,
     access: 'public',
     tag: 'system',
-    response: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
+    response: z.object({
+      status: z.literal('ok'),
+      database: z.literal('ok'),
+      /**
+       * The search's counts kept in this server (decision 034): `reading` the phones (the
+       * database counts meanwhile), `ready`, or `off` (SEARCH_COUNTS=database).
+       */
+      searchCounts: z.enum(['ready', 'reading', 'off']),
+    }),
   },
   config: {
     ...callRoutes.config,

@@ -10,9 +10,10 @@ afterAll(() => t.close());
 
 describe('health and configuration', () => {
   it('reports the database healthy', async () => {
+    await t.app.searchCounts?.settled();
     const res = await t.app.inject('/api/health');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok', searchCounts: 'ready' });
   });
 
   it('tells the client which embedded services are live, with no secrets', async () => {

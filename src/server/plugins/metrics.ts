@@ -181,6 +181,15 @@ export default fp(async function metrics(app: FastifyInstance, opts: { token?: s
     },
   });
 
+  new Gauge({
+    name: 'phone_market_search_counts_phones',
+    help: 'Phones the search counts kept in this server hold (0 while reading them, or off)',
+    registers: [registry],
+    collect() {
+      this.set(app.searchCounts?.ready ? app.searchCounts.held.phones : 0);
+    },
+  });
+
   const backlog = (name: string, help: string) =>
     new Gauge({ name: `phone_market_${name}`, help, registers: [backlogRegistry] });
   const gauges: Record<keyof Backlogs, Gauge> = {

@@ -12,7 +12,16 @@ export default contractRoutes<{ clientConfig: ClientConfig }>((route, app, { cli
     await pingDatabase(app.db).catch((err) => {
       throw new ServiceUnavailableError('Database unavailable', { cause: err });
     });
-    return { status: 'ok' as const, database: 'ok' as const };
+    const counts = app.searchCounts;
+    return {
+      status: 'ok' as const,
+      database: 'ok' as const,
+      searchCounts: !counts
+        ? ('off' as const)
+        : counts.ready
+          ? ('ready' as const)
+          : ('reading' as const),
+    };
   });
 
   route('config', async () => clientConfig);

@@ -408,6 +408,12 @@ export class SearchCounts {
     return this.slots !== null && !this.rebuilding && !this.closed;
   }
 
+  /** The phones held (for sale and sold), and the slots in all, gone ones included. */
+  get held(): { phones: number; slots: number } {
+    const slots = this.slots;
+    return slots ? { phones: slots.size - slots.gone, slots: slots.size } : { phones: 0, slots: 0 };
+  }
+
   /** Resolves once every task queued before it has run (for tests and the bench). */
   async settled(): Promise<void> {
     let last: Promise<void>;
