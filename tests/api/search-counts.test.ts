@@ -79,11 +79,12 @@ const search = fc
       verified: fc.constant('true'),
       includeSold: fc.constant('true'),
     }),
+    fc.constantFrom('newest', 'price-asc', 'price-desc'),
     fc.array(fc.nat(), { maxLength: 2 }),
   )
-  .map(([q, all, picks]) => {
+  .map(([q, all, sort, picks]) => {
     const keys = Object.keys(all) as (keyof typeof all)[];
-    const chosen: Record<string, string | string[] | number> = q === null ? {} : { q };
+    const chosen: Record<string, string | string[] | number> = q === null ? { sort } : { q, sort };
     for (const pick of picks) {
       const key = keys[pick % keys.length] as keyof typeof all;
       chosen[key] = all[key];
@@ -101,8 +102,8 @@ const queryOf = (raw: Record<string, string | string[] | number>): SearchQuery =
     const all = params.getAll(key);
     query[key] = all.length === 1 ? (all[0] as string) : all;
   }
-  // One phone a page: every search with more than one match is counted.
-  return searchQuerySchema.parse({ ...query, limit: '1' });
+  // Three phones a page: most searches have more pages to follow.
+  return searchQuerySchema.parse({ ...query, limit: '3' });
 };
 
 type Sellers = Awaited<ReturnType<typeof createSeller>>[];
@@ -129,8 +130,10 @@ async function addPhones(db: Db, sellers: Sellers, list: Phone[]) {
 }
 
 /**
- * Each search counted in PostgreSQL and beside the table (when it needs a count: more matches
- * than its page holds); how many needed one, and how many of those were answered beside it.
+ * Each search answered by PostgreSQL alone and with the index beside the table, its first pages
+ * followed by their cursors: the same phones in the same order, the same count and next page.
+ * Answers how many pages were asked of the index and how many it answered (not left to the
+ * database).
  */
 async function compare(
   db: Db,
@@ -138,22 +141,30 @@ async function compare(
 ): Promise<{ asked: number; answered: number }> {
   let asked = 0;
   let answered = 0;
-  for (const q of searches) {
-    const inDatabase = await searchProducts(db, q);
-    let fromIndex: number | null = null;
-    const watching = {
-      count: async (...args: Parameters<SearchCounts['count']>) => {
-        asked++;
-        fromIndex = await counts.count(...args);
-        return fromIndex;
-      },
-    } as SearchCounts;
-    const beside = await searchProducts(db, q, watching);
-    expect({ count: beside.count, capped: beside.countCapped }, JSON.stringify(q)).toEqual({
-      count: inDatabase.count,
-      capped: inDatabase.countCapped,
-    });
-    if (fromIndex !== null) answered++;
+  const watching = {
+    count: (...args: Parameters<SearchCounts['count']>) => counts.count(...args),
+    page: async (...args: Parameters<SearchCounts['page']>) => {
+      asked++;
+      const answer = await counts.page(...args);
+      if (answer) answered++;
+      return answer;
+    },
+  } as SearchCounts;
+  const seen = (a: Awaited<ReturnType<typeof searchProducts>>) => ({
+    count: a.count,
+    capped: a.countCapped,
+    close: a.closeMatches,
+    ids: a.products.map((p) => p._id),
+    next: a.nextCursor,
+  });
+  for (const first of searches) {
+    let q: SearchQuery | null = first;
+    for (let page = 0; q && page < 3; page++) {
+      const inDatabase = seen(await searchProducts(db, q));
+      const beside = seen(await searchProducts(db, q, watching));
+      expect(beside, JSON.stringify(q)).toEqual(inDatabase);
+      q = inDatabase.next ? { ...q, cursor: inDatabase.next } : null;
+    }
   }
   return { asked, answered };
 }

@@ -19,7 +19,12 @@ import { SEARCH_COUNT_CAP, SEARCH_WORDS_MAX, USER_STATUS_VERIFIED } from '../../
 import type { Product } from '../../shared/entities';
 import { type Db, rowsOf } from '../db/client';
 import { products, searchTerms, users } from '../db/schema';
-import type { CountQuery, SearchCounts, WordsAlternative } from '../search/search-counts';
+import type {
+  CountQuery,
+  PageOrder,
+  SearchCounts,
+  WordsAlternative,
+} from '../search/search-counts';
 import { toCents } from './money';
 import { productOf, productSellerColumns } from './products';
 
@@ -183,14 +188,18 @@ function filters(q: SearchQuery): SQL[] {
   return where;
 }
 
-/** The sort's order and the condition that starts a page after `cursor`. */
-function ordering(q: SearchQuery): { orderBy: SQL[]; after: SQL | undefined } {
+/**
+ * The sort's order and the condition that starts a page after `cursor`; and the same for the
+ * index beside the table (`order`).
+ */
+function ordering(q: SearchQuery): { orderBy: SQL[]; after: SQL | undefined; order: PageOrder } {
   const [first = '', second] = (q.cursor ?? '').split('-');
   if (q.sort === 'newest') {
     return {
       // Spelled as the indexes are (see newestFirst in page.ts).
       orderBy: [sql`${products.seq} desc nulls last`],
       after: q.cursor ? sql`${products.seq} < ${Number(first)}` : undefined,
+      order: { sort: 'newest', after: q.cursor ? { seq: Number(first) } : undefined },
     };
   }
   const asc = q.sort === 'price-asc';
@@ -206,6 +215,10 @@ function ordering(q: SearchQuery): { orderBy: SQL[]; after: SQL | undefined } {
       ? [sql`${products.resellPriceCents} asc`, sql`${products.seq} asc`]
       : [sql`${products.resellPriceCents} desc`, sql`${products.seq} desc`],
     after,
+    order: {
+      sort: q.sort,
+      after: second === undefined ? undefined : { price: Number(first), seq: Number(second) },
+    },
   };
 }
 
@@ -227,13 +240,23 @@ const pageOf = (db: Db, where: SQL[], orderBy: SQL[], limit: number) => {
     .where(and(...where))
     .orderBy(...orderBy)
     .limit(limit);
-  return db
+  return cardsOf(db, inArray(products.id, page), orderBy);
+};
+
+/** The page's phones with their per-card columns, in the sort's order. */
+const cardsOf = (db: Db, which: SQL, orderBy: SQL[]) =>
+  db
     .select({ product: products, ...productSellerColumns() })
     .from(products)
     .innerJoin(users, eq(users.email, products.sellerEmail))
-    .where(inArray(products.id, page))
+    .where(which)
     .orderBy(...orderBy);
-};
+
+/**
+ * The matches the index beside the table sorts itself, when they are this many at most; beyond,
+ * the database walks its sort's index and finds a page of them within a few thousand rows.
+ */
+const PAGE_FROM_COUNTS_MAX = 5_000;
 
 async function countOf(db: Db, where: SQL[]): Promise<number> {
   const capped = db
@@ -264,7 +287,14 @@ async function wordsAsKnown(db: Db, q: string): Promise<{ lexemes: string[]; all
   return { lexemes: rows.map((r) => r.word), allKnown: rows.every((r) => r.known) };
 }
 
-async function anyMatch(db: Db, where: SQL[]): Promise<boolean> {
+async function anyMatch(
+  db: Db,
+  where: SQL[],
+  counted: CountQuery,
+  counts: SearchCounts | undefined,
+): Promise<boolean> {
+  const found = await counts?.count(counted, 0);
+  if (found !== undefined && found !== null) return found > 0;
   const [row] = await db
     .select({ one: sql`1` })
     .from(products)
@@ -296,7 +326,7 @@ export async function searchProducts(
     counted.words = typed.lexemes.length === 0 ? 'none' : typed.lexemes.map((w) => [{ all: [w] }]);
     // Loosely only when nothing matches as typed (checked on every page, so paging stays in one
     // mode).
-    if (!typed.allKnown || !(await anyMatch(db, where))) {
+    if (!typed.allKnown || !(await anyMatch(db, where, counted, counts))) {
       const loose = await wordsLoosely(db, words);
       where = [...base, loose?.where ?? sql`false`];
       counted = !loose
@@ -307,16 +337,24 @@ export async function searchProducts(
       closeMatches = true;
     }
   }
-  const { orderBy, after } = ordering(q);
-  const rows = await pageOf(db, after ? [...where, after] : where, orderBy, q.limit + 1);
+  const { orderBy, after, order } = ordering(q);
+  // The index beside the table counts, and sorts the matches itself when they are few: the
+  // database would walk its sort's index far to find them (or sort them all, by the words).
+  const beside =
+    counted &&
+    (await counts?.page(counted, order, q.limit + 1, SEARCH_COUNT_CAP, PAGE_FROM_COUNTS_MAX));
+  const rows = beside?.seqs
+    ? beside.seqs.length === 0
+      ? []
+      : await cardsOf(db, inArray(products.seq, beside.seqs), orderBy)
+    : await pageOf(db, after ? [...where, after] : where, orderBy, q.limit + 1);
   // Counted on the first page only, and only when the page does not hold every match already.
   const count =
     q.cursor !== undefined
       ? null
       : rows.length <= q.limit
         ? rows.length
-        : ((counted && (await counts?.count(counted, SEARCH_COUNT_CAP))) ??
-          (await countOf(db, where)));
+        : (beside?.total ?? (await countOf(db, where)));
   const kept = rows.slice(0, q.limit);
   const last = kept.at(-1);
   return {

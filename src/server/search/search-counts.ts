@@ -50,6 +50,11 @@ export type CountQuery = {
   words?: readonly (readonly WordsAlternative[])[] | 'none';
 };
 
+/** A page's order and where it starts: after this phone (as the search's cursor says). */
+export type PageOrder =
+  | { sort: 'newest'; after?: { seq: number } }
+  | { sort: 'price-asc' | 'price-desc'; after?: { price: number; seq: number } };
+
 const AVAILABLE = 0;
 const SOLD = 1;
 /** A slot whose phone changed (it has a newer slot), left the market or was deleted. */
@@ -171,12 +176,15 @@ class Slots {
   health = new Int16Array(1024);
   location = new Int32Array(1024);
   seller = new Int32Array(1024);
+  seqOf = new Float64Array(1024);
   size = 0;
   gone = 0;
 
   private grow(): void {
     const capacity = this.status.length * 2;
-    const grown = <T extends Uint8Array | Uint16Array | Int16Array | Int32Array>(a: T): T => {
+    const grown = <T extends Uint8Array | Uint16Array | Int16Array | Int32Array | Float64Array>(
+      a: T,
+    ): T => {
       const next = new (a.constructor as new (n: number) => T)(capacity);
       next.set(a);
       return next;
@@ -191,6 +199,7 @@ class Slots {
     this.health = grown(this.health);
     this.location = grown(this.location);
     this.seller = grown(this.seller);
+    this.seqOf = grown(this.seqOf);
   }
 
   /** The phone's row as it is now, or its absence (deleted, withdrawn): its old slot goes. */
@@ -234,6 +243,7 @@ class Slots {
       }
       list.push(slot);
     }
+    this.seqOf[slot] = seq;
     this.slotOfSeq.set(seq, slot);
   }
 
@@ -287,6 +297,52 @@ class Slots {
   }
 
   count(q: CountQuery, cap: number): number {
+    let n = 0;
+    this.each(q, () => ++n <= cap);
+    return n;
+  }
+
+  /**
+   * The matches counted to `cap + 1`; and when they are at most `pageMax`, the seqs of the
+   * `limit` first after the order's cursor, in its order (else null: the database pages).
+   */
+  page(
+    q: CountQuery,
+    order: PageOrder,
+    limit: number,
+    cap: number,
+    pageMax: number,
+  ): { total: number; seqs: number[] | null } {
+    const found: number[] = [];
+    this.each(q, (slot) => {
+      found.push(slot);
+      return found.length <= pageMax;
+    });
+    const total = Math.min(found.length, cap + 1);
+    if (found.length > pageMax) return { total, seqs: null };
+    const seq = (slot: number) => this.seqOf[slot] as number;
+    const price = (slot: number) => this.price[slot] as number;
+    let keep = found;
+    let compare: (a: number, b: number) => number;
+    if (order.sort === 'newest') {
+      const after = order.after;
+      if (after) keep = found.filter((slot) => seq(slot) < after.seq);
+      compare = (a, b) => seq(b) - seq(a);
+    } else {
+      const sign = order.sort === 'price-asc' ? 1 : -1;
+      compare = (a, b) => sign * (price(a) - price(b) || seq(a) - seq(b));
+      const after = order.after;
+      if (after) {
+        keep = found.filter(
+          (slot) => sign * (price(slot) - after.price || seq(slot) - after.seq) > 0,
+        );
+      }
+    }
+    return { total, seqs: keep.sort(compare).slice(0, limit).map(seq) };
+  }
+
+  /** Calls `visit` with each matching slot until it answers false. */
+  private each(q: CountQuery, visit: (slot: number) => boolean): void {
     const statusOk = new Uint8Array([1, q.includeSold ? 1 : 0, 0]);
     const brandOk = q.brand && this.brands.flags(q.brand);
     const ramOk = q.ram && this.rams.flags(q.ram);
@@ -319,14 +375,12 @@ class Slots {
       (!locationOk || locationOk[this.location[slot] as number] === 1) &&
       (!verifiedOk || verifiedOk[this.seller[slot] as number] === 1);
 
-    let n = 0;
     const candidates = this.candidates(q.words);
     if (candidates) {
-      for (const slot of candidates) if (matches(slot) && ++n > cap) return n;
+      for (const slot of candidates) if (matches(slot) && !visit(slot)) return;
     } else {
-      for (let slot = 0; slot < this.size; slot++) if (matches(slot) && ++n > cap) return n;
+      for (let slot = 0; slot < this.size; slot++) if (matches(slot) && !visit(slot)) return;
     }
-    return n;
   }
 }
 
@@ -428,11 +482,30 @@ export class SearchCounts {
    * answer now and for sure (PostgreSQL counts instead).
    */
   async count(q: CountQuery, cap: number): Promise<number | null> {
-    if (!this.ready) return null;
-    if (!(await this.caughtUp())) return null;
-    const slots = this.slots;
-    if (!slots || this.rebuilding) return null;
-    return slots.count(q, cap);
+    const slots = await this.current();
+    return slots && slots.count(q, cap);
+  }
+
+  /**
+   * The matches counted to `cap + 1`, and when they are at most `pageMax` the page's seqs in
+   * order (null when more: the database walks its sort's index, quick when matches are many);
+   * null when this server cannot answer for sure.
+   */
+  async page(
+    q: CountQuery,
+    order: PageOrder,
+    limit: number,
+    cap: number,
+    pageMax: number,
+  ): Promise<{ total: number; seqs: number[] | null } | null> {
+    const slots = await this.current();
+    return slots && slots.page(q, order, limit, cap, pageMax);
+  }
+
+  /** The index, once every change committed before now is in it; null when it cannot be. */
+  private async current(): Promise<Slots | null> {
+    if (!this.ready || !(await this.caughtUp())) return null;
+    return this.rebuilding ? null : this.slots;
   }
 
   /** Sends a notice to itself and waits until it comes back through the queue. */
