@@ -483,7 +483,7 @@ export class SearchCounts {
    */
   async count(q: CountQuery, cap: number): Promise<number | null> {
     const slots = await this.current();
-    return slots && slots.count(q, cap);
+    return slots ? slots.count(q, cap) : null;
   }
 
   /**
@@ -499,7 +499,7 @@ export class SearchCounts {
     pageMax: number,
   ): Promise<{ total: number; seqs: number[] | null } | null> {
     const slots = await this.current();
-    return slots && slots.page(q, order, limit, cap, pageMax);
+    return slots ? slots.page(q, order, limit, cap, pageMax) : null;
   }
 
   /** The index, once every change committed before now is in it; null when it cannot be. */
