@@ -4,6 +4,7 @@
  * database's plan of each at the largest size (EXPLAIN ANALYZE of the exact SQL the app sends,
  * caught by a Drizzle logger around the same repository function).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { type Db, openDatabase, SEARCH_WORD_SIMILARITY } from '../src/server/db/client';
@@ -108,7 +109,7 @@ async function countsRead(origin: string): Promise<number> {
 /** The server process's resident memory, in MB, from its metrics. */
 async function residentMb(origin: string): Promise<number> {
   const text = await (
-    await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    await fetch(`${origin}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
   ).text();
   const bytes = Number(/^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1]);
   return bytes / 1024 / 1024;
@@ -152,10 +153,12 @@ export async function benchSearch(databaseUrl: string | undefined): Promise<Sear
   const medians = new Map<number, number[]>();
   const worstP99 = new Map<number, number>();
   const plans: string[] = [];
+  const dataDir = mkdtempSync('/tmp/phone-market-bench-search.');
   try {
     await withAppServer(
       {
         databaseUrl,
+        dataDir,
         seedDemo: false,
         env: SERVER_ENV,
       },
@@ -176,7 +179,13 @@ export async function benchSearch(databaseUrl: string | undefined): Promise<Sear
             // The same searches on a second server whose counts are PostgreSQL's, for comparison,
             // and the memory the counts take (the two servers' resident memory).
             await withAppServer(
-              { databaseUrl, seedDemo: false, env: { ...SERVER_ENV, SEARCH_COUNTS: 'database' } },
+              // The same data directory: the same secrets, as servers of one database must have.
+              {
+                databaseUrl,
+                dataDir,
+                seedDemo: false,
+                env: { ...SERVER_ENV, SEARCH_COUNTS: 'database' },
+              },
               async (plain) => {
                 for (const { name, p50, p99 } of await p99s(plain)) {
                   figures.push({
@@ -231,6 +240,7 @@ export async function benchSearch(databaseUrl: string | undefined): Promise<Sear
       },
     );
   } finally {
+    rmSync(dataDir, { recursive: true, force: true });
     await database.close();
   }
   const first = medians.get(SEARCH_STEPS[0]) ?? [];

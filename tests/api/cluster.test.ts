@@ -21,6 +21,7 @@ import { type S3Server, startS3Server } from '../helpers/s3-server';
 
 const postgresUrl = inject('postgresUrl') ?? undefined;
 const DEMO_SELLER_EMAIL = 'seller@example.com';
+const METRICS_TOKEN = 'cluster-metrics-token';
 
 describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balancer', () => {
   let cluster: Cluster;
@@ -60,7 +61,13 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
       servers: 2,
       databaseUrl,
       dataDir,
-      env: { ...store.env, SEED_DEMO: '1', DRAIN_MS: '2500', TIMED_WORK_MS: '1000' },
+      env: {
+        ...store.env,
+        SEED_DEMO: '1',
+        DRAIN_MS: '2500',
+        TIMED_WORK_MS: '1000',
+        METRICS_TOKEN,
+      },
       startTimeoutMs: 240_000,
     });
     password = (await readFile(path.join(dataDir, 'secrets', 'demo-password'), 'utf8')).trim();
@@ -98,6 +105,25 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
     return { status: response.status, body: (await response.json()) as { accessToken?: string } };
   };
 
+  /** Uploads a photo through `base` as the token's seller; answers its URL. */
+  const uploadPhoto = async (base: string, accessToken: string) => {
+    const sharp = (await import('sharp')).default;
+    const photo = await sharp({
+      create: { width: 640, height: 480, channels: 3, background: { r: 30, g: 140, b: 200 } },
+    })
+      .jpeg()
+      .toBuffer();
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'phone.jpg');
+    const upload = await fetch(`${base}/api/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}` },
+      body: form,
+    });
+    expect(upload.status).toBe(200);
+    return ((await upload.json()) as { data: { url: string } }).data;
+  };
+
   it('started at once on an empty database, both are healthy, migrated and seeded once', async () => {
     for (const base of [first(), second(), cluster.url]) {
       expect((await fetch(`${base}/api/health`)).status).toBe(200);
@@ -131,21 +157,8 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
   it('a photo uploaded through one server is read through the other, from object storage', async () => {
     const { cookie } = await signIn(second(), DEMO_SELLER_EMAIL);
     const { body } = await tokenFrom(second(), cookie, DEMO_SELLER_EMAIL);
+    const data = await uploadPhoto(first(), body.accessToken as string);
     const sharp = (await import('sharp')).default;
-    const photo = await sharp({
-      create: { width: 640, height: 480, channels: 3, background: { r: 30, g: 140, b: 200 } },
-    })
-      .jpeg()
-      .toBuffer();
-    const form = new FormData();
-    form.append('image', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'phone.jpg');
-    const upload = await fetch(`${first()}/api/images`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${body.accessToken}` },
-      body: form,
-    });
-    expect(upload.status).toBe(200);
-    const { data } = (await upload.json()) as { data: { url: string } };
     const read = await fetch(`${second()}${data.url}`);
     expect(read.status).toBe(200);
     expect(read.headers.get('content-type')).toBe('image/webp');
@@ -155,6 +168,59 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
     const object = await fetch(`${store.endpoint}/${store.bucket}/${path.basename(data.url)}`);
     expect(object.status).toBe(200);
     expect(Buffer.from(await object.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('phones listed through one server are counted at once by the other’s search counts', async () => {
+    // Each server holds the search's counts (decision 034), read once it has started.
+    const countsOf = async (base: string) => {
+      const metrics = await (
+        await fetch(`${base}/api/metrics`, {
+          headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+        })
+      ).text();
+      return Number(/^phone_market_search_counted_total\{by="server"\} (\d+)$/m.exec(metrics)?.[1]);
+    };
+    for (const base of [first(), second()]) {
+      for (let i = 0; i < 600; i++) {
+        const health = (await (await fetch(`${base}/api/health`)).json()) as {
+          searchCounts: string;
+        };
+        if (health.searchCounts === 'ready') break;
+        await sleep(100);
+      }
+    }
+    const { cookie } = await signIn(first(), DEMO_SELLER_EMAIL);
+    const { body } = await tokenFrom(first(), cookie, DEMO_SELLER_EMAIL);
+    const town = `Clustertown${randomBytes(4).toString('hex')}`;
+    const { url: image } = await uploadPhoto(first(), body.accessToken as string);
+    const before = await countsOf(second());
+    for (const modelName of ['Pixel 9', 'Pixel 9 Pro']) {
+      const listed = await fetch(`${first()}/api/products`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${body.accessToken}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          categoryId: '03',
+          modelName,
+          image,
+          originalPrice: 900,
+          resellPrice: 600,
+          location: town,
+          description: 'Listed through the first server.',
+          timeUsed: 2,
+          condition: 'Good',
+          sellerNumber: '+1 303 555 0100',
+          specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: 4700 },
+        }),
+      });
+      expect(listed.status).toBe(200);
+    }
+    // A page of one: the count is the second server's, not the page's length.
+    const search = await fetch(`${second()}/api/search?location=${town}&limit=1`);
+    expect(((await search.json()) as { count: number }).count).toBe(2);
+    expect(await countsOf(second())).toBe(before + 1);
   });
 
   it('wrong passwords on both servers together are locked out after one server’s five', async () => {

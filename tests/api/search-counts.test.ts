@@ -142,12 +142,11 @@ async function compare(
   let asked = 0;
   let answered = 0;
   const watching = {
-    count: (...args: Parameters<SearchCounts['count']>) => counts.count(...args),
-    page: async (...args: Parameters<SearchCounts['page']>) => {
+    now: async () => {
       asked++;
-      const answer = await counts.page(...args);
-      if (answer) answered++;
-      return answer;
+      const now = await counts.now();
+      if (now) answered++;
+      return now;
     },
   } as SearchCounts;
   const seen = (a: Awaited<ReturnType<typeof searchProducts>>) => ({

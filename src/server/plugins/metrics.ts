@@ -181,6 +181,20 @@ export default fp(async function metrics(app: FastifyInstance, opts: { token?: s
     },
   });
 
+  const searchesSeen = { server: 0, database: 0 };
+  new Counter({
+    name: 'phone_market_search_counted_total',
+    help: 'Searches counted by the counts kept in this server (by="server") or by the database',
+    labelNames: ['by'],
+    registers: [registry],
+    collect() {
+      const now = app.searchCounts?.searches ?? { server: 0, database: 0 };
+      for (const by of ['server', 'database'] as const) {
+        this.inc({ by }, now[by] - searchesSeen[by]);
+        searchesSeen[by] = now[by];
+      }
+    },
+  });
   new Gauge({
     name: 'phone_market_search_counts_phones',
     help: 'Phones the search counts kept in this server hold (0 while reading them, or off)',

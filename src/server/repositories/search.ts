@@ -21,6 +21,7 @@ import { type Db, rowsOf } from '../db/client';
 import { products, searchTerms, users } from '../db/schema';
 import type {
   CountQuery,
+  CountsNow,
   PageOrder,
   SearchCounts,
   WordsAlternative,
@@ -252,12 +253,6 @@ const cardsOf = (db: Db, which: SQL, orderBy: SQL[]) =>
     .where(which)
     .orderBy(...orderBy);
 
-/**
- * The matches the index beside the table sorts itself, when they are this many at most; beyond,
- * the database walks its sort's index and finds a page of them within a few thousand rows.
- */
-const PAGE_FROM_COUNTS_MAX = 5_000;
-
 async function countOf(db: Db, where: SQL[]): Promise<number> {
   const capped = db
     .select({ one: sql`1` })
@@ -291,10 +286,9 @@ async function anyMatch(
   db: Db,
   where: SQL[],
   counted: CountQuery,
-  counts: SearchCounts | undefined,
+  now: CountsNow | null,
 ): Promise<boolean> {
-  const found = await counts?.count(counted, 0);
-  if (found !== undefined && found !== null) return found > 0;
+  if (now) return now.count(counted, 0) > 0;
   const [row] = await db
     .select({ one: sql`1` })
     .from(products)
@@ -313,6 +307,8 @@ export async function searchProducts(
   q: SearchQuery,
   counts?: SearchCounts,
 ): Promise<SearchAnswer> {
+  // The index beside the table, once current: asked once, for every step of this search.
+  const now = (await counts?.now()) ?? null;
   const words = searchWords(q.q);
   const base = filters(q);
   let where = base;
@@ -326,7 +322,7 @@ export async function searchProducts(
     counted.words = typed.lexemes.length === 0 ? 'none' : typed.lexemes.map((w) => [{ all: [w] }]);
     // Loosely only when nothing matches as typed (checked on every page, so paging stays in one
     // mode).
-    if (!typed.allKnown || !(await anyMatch(db, where, counted, counts))) {
+    if (!typed.allKnown || !(await anyMatch(db, where, counted, now))) {
       const loose = await wordsLoosely(db, words);
       where = [...base, loose?.where ?? sql`false`];
       counted = !loose
@@ -338,11 +334,9 @@ export async function searchProducts(
     }
   }
   const { orderBy, after, order } = ordering(q);
-  // The index beside the table counts, and sorts the matches itself when they are few: the
-  // database would walk its sort's index far to find them (or sort them all, by the words).
-  const beside =
-    counted &&
-    (await counts?.page(counted, order, q.limit + 1, SEARCH_COUNT_CAP, PAGE_FROM_COUNTS_MAX));
+  // The index beside the table counts, and sorts the matches itself when they are within the
+  // count's cap: the database would walk its sort's index far to find a few (or sort them all).
+  const beside = counted && now?.page(counted, order, q.limit + 1, SEARCH_COUNT_CAP);
   const rows = beside?.seqs
     ? beside.seqs.length === 0
       ? []

@@ -149,6 +149,9 @@ export function foldCase(text: string): string {
   return folded;
 }
 
+/** What a search asks of the index once it is current (`SearchCounts.now`); synchronous. */
+export type CountsNow = Pick<Slots, 'count' | 'page'>;
+
 /** The index itself: one generation of it, read from the table and kept current. */
 class Slots {
   readonly brands = new Codes();
@@ -303,23 +306,23 @@ class Slots {
   }
 
   /**
-   * The matches counted to `cap + 1`; and when they are at most `pageMax`, the seqs of the
-   * `limit` first after the order's cursor, in its order (else null: the database pages).
+   * The matches counted to `cap + 1`; and when they are at most `cap`, the seqs of the `limit`
+   * first after the order's cursor, in its order (else null: with more matches the database
+   * finds a page of them quickly along its sort's index).
    */
   page(
     q: CountQuery,
     order: PageOrder,
     limit: number,
     cap: number,
-    pageMax: number,
   ): { total: number; seqs: number[] | null } {
     const found: number[] = [];
     this.each(q, (slot) => {
       found.push(slot);
-      return found.length <= pageMax;
+      return found.length <= cap;
     });
-    const total = Math.min(found.length, cap + 1);
-    if (found.length > pageMax) return { total, seqs: null };
+    const total = found.length;
+    if (total > cap) return { total, seqs: null };
     const seq = (slot: number) => this.seqOf[slot] as number;
     const price = (slot: number) => this.price[slot] as number;
     let keep = found;
@@ -482,31 +485,22 @@ export class SearchCounts {
    * answer now and for sure (PostgreSQL counts instead).
    */
   async count(q: CountQuery, cap: number): Promise<number | null> {
-    const slots = await this.current();
-    return slots ? slots.count(q, cap) : null;
+    const now = await this.now();
+    return now ? now.count(q, cap) : null;
   }
 
   /**
-   * The matches counted to `cap + 1`, and when they are at most `pageMax` the page's seqs in
-   * order (null when more: the database walks its sort's index, quick when matches are many);
-   * null when this server cannot answer for sure.
+   * The index once every change committed before this call is in it (a search asks once, then
+   * counts and pages synchronously); null when this server cannot answer for sure.
    */
-  async page(
-    q: CountQuery,
-    order: PageOrder,
-    limit: number,
-    cap: number,
-    pageMax: number,
-  ): Promise<{ total: number; seqs: number[] | null } | null> {
-    const slots = await this.current();
-    return slots ? slots.page(q, order, limit, cap, pageMax) : null;
+  async now(): Promise<CountsNow | null> {
+    const now = !this.ready || !(await this.caughtUp()) || this.rebuilding ? null : this.slots;
+    this.searches[now ? 'server' : 'database']++;
+    return now;
   }
 
-  /** The index, once every change committed before now is in it; null when it cannot be. */
-  private async current(): Promise<Slots | null> {
-    if (!this.ready || !(await this.caughtUp())) return null;
-    return this.rebuilding ? null : this.slots;
-  }
+  /** Searches answered here (`server`) and left to the database, since the start (metrics). */
+  readonly searches = { server: 0, database: 0 };
 
   /** Sends a notice to itself and waits until it comes back through the queue. */
   private async caughtUp(): Promise<boolean> {
