@@ -479,7 +479,7 @@ test('the admin: All Sellers, All Buyers, Banned Addresses, Blocked IMEIs and th
     await expect(confirm).toBeHidden();
     await open(page, '/dashboard/blocked-imeis', 'Blocked IMEIs');
     await page.getByRole('button', { name: 'Block', exact: true }).click();
-    await expect(page.getByText('IMEI: enter its 15 digits', { exact: false })).toBeVisible();
+    await expect(page.getByText('Enter its 15 digits', { exact: true })).toBeVisible();
     await axe.scan(page, `Blocked IMEIs with its messages (${size})`);
     await page
       .getByRole('button', { name: `Unblock IMEI ending in ${imei.slice(-4)}` })

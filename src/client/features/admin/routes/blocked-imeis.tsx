@@ -10,6 +10,7 @@ import { toast } from '@client/lib/toast';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import type { BlockedImei } from '@shared/entities';
 import { imeiDigits, imeiProblem } from '@shared/imei';
+import { besideItsField } from '@shared/listing-input';
 import { type QueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { blockedImeisQueryOptions, useBlockImei, useUnblockImei } from '../api/imeis';
@@ -20,11 +21,12 @@ export const BLOCKED_IMEI_TEXT = {
   intro:
     'A phone reported stolen: block its IMEI. It cannot be listed, and its listings for sale are withdrawn at once (a sale already paid for goes on). Unblocking relists nothing.',
   imei: 'IMEI',
-  imeiHint: '15 digits (dial *#06# on the phone to see it)',
+  imeiPlaceholder: '15 digits',
+  imeiHint: 'Dial *#06# on the phone to see it',
   reason: 'Reason',
   reasonHint: 'Who reported it, and when',
-  imeiRequired: 'IMEI: enter its 15 digits (dial *#06# on the phone to see it)',
-  reasonRequired: 'Reason: say why the IMEI is blocked',
+  imeiRequired: 'Enter its 15 digits',
+  reasonRequired: 'Say why the IMEI is blocked',
   block: 'Block',
   blocked: (last4: string, withdrawn: number) =>
     withdrawn === 0
@@ -77,7 +79,8 @@ export function BlockedImeisRoute() {
     },
     onError: (error) => {
       // The server's word on the IMEI (already blocked, not one) shows at its field.
-      if (error instanceof ApiError && error.status < 500) setErrors({ imei: error.message });
+      if (error instanceof ApiError && error.status < 500)
+        setErrors({ imei: besideItsField(error.message) });
       else toastError(error);
     },
   });
@@ -96,7 +99,7 @@ export function BlockedImeisRoute() {
     event.preventDefault();
     const found: Errors = {};
     const problem = imei.trim() ? imeiProblem(imei) : TEXT.imeiRequired;
-    if (problem) found.imei = problem;
+    if (problem) found.imei = besideItsField(problem);
     if (!reason.trim()) found.reason = TEXT.reasonRequired;
     setErrors(found);
     if (found.imei || found.reason) return;
@@ -118,11 +121,18 @@ export function BlockedImeisRoute() {
             inputMode="numeric"
             autoComplete="off"
             maxLength={40}
-            placeholder={TEXT.imeiHint}
+            placeholder={TEXT.imeiPlaceholder}
             value={imei}
             onChange={(e) => setImei(e.target.value)}
-            {...describedBy('block-imei', errors.imei)}
+            {...(errors.imei
+              ? describedBy('block-imei', errors.imei)
+              : { 'aria-describedby': 'block-imei-hint' })}
           />
+          {!errors.imei && (
+            <p id="block-imei-hint" className="mt-1 text-sm opacity-70">
+              {TEXT.imeiHint}
+            </p>
+          )}
         </Field>
         <Field id="block-reason" label={TEXT.reason} error={errors.reason}>
           <input

@@ -152,6 +152,11 @@ describe('PhotoPicker', () => {
     );
     expect(thumbnails()).toHaveLength(6);
     expect(screen.getByLabelText('Photos')).toBeDisabled();
+    // Said at the field, where the seller looks, not in a toast that goes.
+    expect(screen.getByText('A phone has at most 6 photos: 1 photo was left out.')).toHaveAttribute(
+      'role',
+      'status',
+    );
     await tick();
     expect(sent.map((s) => s.file.name)).toEqual(['p0.jpg']);
   });

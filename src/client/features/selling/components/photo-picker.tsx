@@ -5,7 +5,6 @@
  * photo that moved.
  */
 import { Field } from '@client/components/ui/field';
-import { toast } from '@client/lib/toast';
 import { srcSetOf } from '@shared/images';
 import { TEXT } from '@shared/texts';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
@@ -47,6 +46,8 @@ export function PhotoPicker({
 }: PhotoPickerProps) {
   const hintId = useId();
   const [announcement, setAnnouncement] = useState('');
+  /** What the last pick left out (over the limit, or a photo there already), shown at the field. */
+  const [notice, setNotice] = useState('');
   const controls = useRef(new Map<string, HTMLElement>());
   /** The control to focus once the list has re-rendered. */
   const focusNext = useRef<string | null>(null);
@@ -66,7 +67,7 @@ export function PhotoPicker({
         setAnnouncement(SELLING_TEXT.announce.uploaded(positionOf(event.key)));
       if (event.kind === 'failed')
         setAnnouncement(SELLING_TEXT.announce.failed(positionOf(event.key), event.message));
-      if (event.kind === 'duplicate') toast.error(SELLING_TEXT.duplicate);
+      if (event.kind === 'duplicate') setNotice(SELLING_TEXT.duplicate);
     };
     return () => {
       uploads.onEvent = () => {};
@@ -90,7 +91,7 @@ export function PhotoPicker({
     }
     const { added, leftOut } = uploads.add(files);
     onPicked?.(false);
-    if (leftOut > 0) toast.error(SELLING_TEXT.tooMany(leftOut));
+    setNotice(leftOut > 0 ? SELLING_TEXT.tooMany(leftOut) : '');
     if (added.length > 0) setAnnouncement(SELLING_TEXT.announce.added(added.length));
   };
 
@@ -131,12 +132,18 @@ export function PhotoPicker({
         type="file"
         multiple
         accept=".jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp"
-        className="file-input w-full"
+        // The browser's own "No file chosen" beside photos listed below would contradict them:
+        // once there are photos, only its button shows.
+        className={`file-input w-full ${count > 0 ? 'text-transparent' : ''}`}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error ${hintId}` : hintId}
         disabled={disabled || room <= 0}
         onChange={pick}
       />
+      {/* A toast would be gone before the seller looked down at the photos it is about. */}
+      <p role="status" className={notice ? 'mt-2 text-sm' : 'sr-only'}>
+        {notice}
+      </p>
       {count > 0 && (
         <ol
           aria-label={SELLING_TEXT.photoList}

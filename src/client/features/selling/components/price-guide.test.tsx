@@ -59,7 +59,7 @@ describe('PriceGuide', () => {
     renderGuide({ modelName: 'iPhone 13', storage: '128 GB', condition: 'Good', price: 449 });
     expect(
       await screen.findByText(
-        'Phones like yours sold for $474 (median), $455–$499, 6 sales in the last 90 days.',
+        'Phones like yours sold for $474 (median), $455\u2060–\u2060$499, 6 sales in the last 90 days.',
       ),
     ).toBeInTheDocument();
     const chart = screen.getByRole('img', {

@@ -10,7 +10,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { type PriceGuideQuestion, priceGuideQueryOptions } from '../api/price-guide';
 
-/** The guide's texts (not the spec's). */
+/**
+ * The guide's texts (not the spec's). A range's dash is held to its prices by word joiners
+ * (U+2060): a phone's narrow line breaks before the range, never inside it.
+ */
 export const PRICE_GUIDE_TEXT = {
   title: 'Price guide',
   loading: 'Looking up what phones like yours sold for…',
@@ -18,7 +21,7 @@ export const PRICE_GUIDE_TEXT = {
   noSales: `No sales of this model and storage in the last ${PRICE_GUIDE_DAYS} days yet.`,
   sales: (count: number) => (count === 1 ? '1 sale' : `${count} sales`),
   summary: (guide: Guide & { median: number; low: number; high: number }) =>
-    `Phones like yours sold for ${formatDollars(guide.median)} (median), ${formatDollars(guide.low)}–${formatDollars(guide.high)}, ${PRICE_GUIDE_TEXT.sales(guide.count)}${guide.basis === 'model-storage-condition' ? ' of this condition' : ''} in the last ${guide.days} days.`,
+    `Phones like yours sold for ${formatDollars(guide.median)} (median), ${formatDollars(guide.low)}\u2060–\u2060${formatDollars(guide.high)}, ${PRICE_GUIDE_TEXT.sales(guide.count)}${guide.basis === 'model-storage-condition' ? ' of this condition' : ''} in the last ${guide.days} days.`,
   chart: (guide: Guide & { median: number; low: number; high: number }, price?: number) =>
     [
       `Chart of ${guide.count === 1 ? '1 sale price' : `${guide.count} sale prices`} from ${formatDollars(guide.low)} to ${formatDollars(guide.high)}, median ${formatDollars(guide.median)}.`,
