@@ -253,13 +253,13 @@ const cardsOf = (db: Db, which: SQL, orderBy: SQL[]) =>
     .where(which)
     .orderBy(...orderBy);
 
-async function countOf(db: Db, where: SQL[]): Promise<number> {
+async function countOf(db: Db, where: SQL[], cap: number): Promise<number> {
   const capped = db
     .select({ one: sql`1` })
     .from(products)
     .innerJoin(users, eq(users.email, products.sellerEmail))
     .where(and(...where))
-    .limit(SEARCH_COUNT_CAP + 1)
+    .limit(cap + 1)
     .as('capped');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
   return row?.n ?? 0;
@@ -300,12 +300,14 @@ async function anyMatch(
 
 /**
  * `counts`: the counts kept beside the table (search/search-counts.ts), used when they can answer
- * for sure; otherwise PostgreSQL counts.
+ * for sure; otherwise PostgreSQL counts. `cap`: where the count stops (the tests set it low, so
+ * that a small catalog has searches with more matches than it).
  */
 export async function searchProducts(
   db: Db,
   q: SearchQuery,
   counts?: SearchCounts,
+  cap: number = SEARCH_COUNT_CAP,
 ): Promise<SearchAnswer> {
   // The index beside the table, once current: asked once, for every step of this search.
   const now = (await counts?.now()) ?? null;
@@ -336,7 +338,7 @@ export async function searchProducts(
   const { orderBy, after, order } = ordering(q);
   // The index beside the table counts, and sorts the matches itself when they are within the
   // count's cap: the database would walk its sort's index far to find a few (or sort them all).
-  const beside = counted && now?.page(counted, order, q.limit + 1, SEARCH_COUNT_CAP);
+  const beside = counted && now?.page(counted, order, q.limit + 1, cap);
   const rows = beside?.seqs
     ? beside.seqs.length === 0
       ? []
@@ -348,12 +350,12 @@ export async function searchProducts(
       ? null
       : rows.length <= q.limit
         ? rows.length
-        : (beside?.total ?? (await countOf(db, where)));
+        : (beside?.total ?? (await countOf(db, where, cap)));
   const kept = rows.slice(0, q.limit);
   const last = kept.at(-1);
   return {
-    count: count === null ? null : Math.min(count, SEARCH_COUNT_CAP),
-    countCapped: count !== null && count > SEARCH_COUNT_CAP,
+    count: count === null ? null : Math.min(count, cap),
+    countCapped: count !== null && count > cap,
     closeMatches,
     products: kept.map(productOf),
     nextCursor: rows.length > q.limit && last ? cursorOfRow(q, last.product) : null,

@@ -154,6 +154,9 @@ export type CountsNow = Pick<Slots, 'count' | 'page'>;
 
 /** The index itself: one generation of it, read from the table and kept current. */
 class Slots {
+  /** `recentMax`: slots read since the orders were last merged, past which they are merged. */
+  constructor(private readonly recentMax: number) {}
+
   readonly brands = new Codes();
   readonly rams = new Codes();
   readonly storages = new Codes();
@@ -182,6 +185,17 @@ class Slots {
   seqOf = new Float64Array(1024);
   size = 0;
   gone = 0;
+  /**
+   * The two sorts' orders of the slots read together (`sorted`, at the build and at each merge):
+   * by seq, and by price then seq; slots added since are in the `recent` lists, kept sorted, and
+   * merged in when they are many. A page with many matches walks these as the database walks its
+   * sort's index, and stops at the page's end.
+   */
+  bySeq: Int32Array = new Int32Array(0);
+  byPrice: Int32Array = new Int32Array(0);
+  recentBySeq: number[] = [];
+  recentByPrice: number[] = [];
+  private sorted = false;
 
   private grow(): void {
     const capacity = this.status.length * 2;
@@ -248,6 +262,107 @@ class Slots {
     }
     this.seqOf[slot] = seq;
     this.slotOfSeq.set(seq, slot);
+    if (this.sorted) this.addRecent(slot);
+  }
+
+  private readonly seqOrder = (a: number, b: number): number =>
+    (this.seqOf[a] as number) - (this.seqOf[b] as number);
+  private readonly priceOrder = (a: number, b: number): number =>
+    (this.price[a] as number) - (this.price[b] as number) || this.seqOrder(a, b);
+
+  /**
+   * Once every phone is read (in seq order, so slot order is seq order): the by-price order,
+   * by a stable radix sort on the price (two passes of 16 bits; a comparison sort of a million
+   * would hold the event loop for most of a second).
+   */
+  sortAll(): void {
+    const n = this.size;
+    this.bySeq = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.bySeq[i] = i;
+    let from = this.bySeq.slice();
+    let to = new Int32Array(n);
+    for (const shift of [0, 16]) {
+      const counts = new Int32Array(65_537);
+      for (let i = 0; i < n; i++)
+        (counts[(((this.price[from[i] as number] as number) >>> shift) & 0xffff) + 1] as number)++;
+      for (let d = 1; d < counts.length; d++)
+        counts[d] = (counts[d] as number) + (counts[d - 1] as number);
+      for (let i = 0; i < n; i++) {
+        const slot = from[i] as number;
+        const digit = ((this.price[slot] as number) >>> shift) & 0xffff;
+        to[counts[digit] as number] = slot;
+        counts[digit] = (counts[digit] as number) + 1;
+      }
+      [from, to] = [to, from];
+    }
+    this.byPrice = from;
+    this.sorted = true;
+  }
+
+  /** A slot read after the sort: into the recent lists, merged into the orders when many. */
+  private addRecent(slot: number): void {
+    insertSorted(this.recentBySeq, slot, this.seqOrder);
+    insertSorted(this.recentByPrice, slot, this.priceOrder);
+    if (this.recentBySeq.length >= this.recentMax) {
+      this.bySeq = merge(this.bySeq, this.recentBySeq, this.seqOrder);
+      this.byPrice = merge(this.byPrice, this.recentByPrice, this.priceOrder);
+      this.recentBySeq = [];
+      this.recentByPrice = [];
+    }
+  }
+
+  /**
+   * The seqs of the first `limit` slots `accept` takes, in the order's direction, after its
+   * cursor: a walk along the sort's order (both of its parts, merged).
+   */
+  private walk(order: PageOrder, limit: number, accept: (slot: number) => boolean): number[] {
+    const byPrice = order.sort !== 'newest';
+    const compare = byPrice ? this.priceOrder : this.seqOrder;
+    const lists: ArrayLike<number>[] = byPrice
+      ? [this.byPrice, this.recentByPrice]
+      : [this.bySeq, this.recentBySeq];
+    const ascending = order.sort === 'price-asc';
+    // Where the page starts in each list: past the cursor's phone, in the walk's direction.
+    const after = order.after;
+    const beyond = (slot: number): boolean => {
+      if (!after) return true;
+      const key =
+        (byPrice ? (this.price[slot] as number) - (after as { price: number }).price : 0) ||
+        (this.seqOf[slot] as number) - after.seq;
+      return ascending ? key > 0 : key < 0;
+    };
+    const at = lists.map((list) => {
+      // The first index past the cursor going up, or the last going down.
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const past = beyond(list[mid] as number);
+        if (ascending ? !past : past) lo = mid + 1;
+        else hi = mid;
+      }
+      return ascending ? lo : lo - 1;
+    });
+    const seqs: number[] = [];
+    const [main, recent] = lists as [ArrayLike<number>, ArrayLike<number>];
+    let [i, j] = at as [number, number];
+    const step = ascending ? 1 : -1;
+    const inMain = () => i >= 0 && i < main.length;
+    const inRecent = () => j >= 0 && j < recent.length;
+    while (seqs.length < limit && (inMain() || inRecent())) {
+      let slot: number;
+      const a = main[i] as number;
+      const b = recent[j] as number;
+      if (inMain() && (!inRecent() || step * compare(a, b) < 0)) {
+        slot = a;
+        i += step;
+      } else {
+        slot = b;
+        j += step;
+      }
+      if (accept(slot)) seqs.push(this.seqOf[slot] as number);
+    }
+    return seqs;
   }
 
   setVerified(emails: readonly string[]): void {
@@ -301,7 +416,7 @@ class Slots {
 
   count(q: CountQuery, cap: number): number {
     let n = 0;
-    this.each(q, () => ++n <= cap);
+    this.each(this.matcher(q), () => ++n <= cap);
     return n;
   }
 
@@ -317,12 +432,22 @@ class Slots {
     cap: number,
   ): { total: number; seqs: number[] | null } {
     const found: number[] = [];
-    this.each(q, (slot) => {
+    const test = this.matcher(q);
+    this.each(test, (slot) => {
       found.push(slot);
       return found.length <= cap;
     });
     const total = found.length;
-    if (total > cap) return { total, seqs: null };
+    if (total > cap) {
+      // Many matches: walk the sort's order (a page is found within limit ÷ the share matching).
+      if (!test.candidates) return { total, seqs: this.walk(order, limit, test.matches) };
+      const mark = new Uint8Array(this.size);
+      for (const slot of test.candidates) mark[slot] = 1;
+      return {
+        total,
+        seqs: this.walk(order, limit, (slot) => mark[slot] === 1 && test.matches(slot)),
+      };
+    }
     const seq = (slot: number) => this.seqOf[slot] as number;
     const price = (slot: number) => this.price[slot] as number;
     let keep = found;
@@ -345,7 +470,17 @@ class Slots {
   }
 
   /** Calls `visit` with each matching slot until it answers false. */
-  private each(q: CountQuery, visit: (slot: number) => boolean): void {
+  private each(test: Matcher, visit: (slot: number) => boolean): void {
+    const { candidates, matches } = test;
+    if (candidates) {
+      for (const slot of candidates) if (matches(slot) && !visit(slot)) return;
+    } else {
+      for (let slot = 0; slot < this.size; slot++) if (matches(slot) && !visit(slot)) return;
+    }
+  }
+
+  /** The slots the words allow (null: any), and the test of every other condition. */
+  private matcher(q: CountQuery): Matcher {
     const statusOk = new Uint8Array([1, q.includeSold ? 1 : 0, 0]);
     const brandOk = q.brand && this.brands.flags(q.brand);
     const ramOk = q.ram && this.rams.flags(q.ram);
@@ -377,14 +512,49 @@ class Slots {
       (minHealth === undefined || (this.health[slot] as number) >= minHealth) &&
       (!locationOk || locationOk[this.location[slot] as number] === 1) &&
       (!verifiedOk || verifiedOk[this.seller[slot] as number] === 1);
+    return { candidates: this.candidates(q.words), matches };
+  }
+}
 
-    const candidates = this.candidates(q.words);
-    if (candidates) {
-      for (const slot of candidates) if (matches(slot) && !visit(slot)) return;
+type Matcher = { candidates: Int32Array | null; matches: (slot: number) => boolean };
+
+/** Slots read since the orders were last merged, past which they are merged. */
+export const RECENT_MAX = 4_096;
+
+/** Puts `slot` in its place in `list`, sorted by `order`. */
+function insertSorted(list: number[], slot: number, order: (a: number, b: number) => number) {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (order(list[mid] as number, slot) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, slot);
+}
+
+/** Two lists sorted by `order`, as one. */
+function merge(
+  main: Int32Array,
+  recent: number[],
+  order: (a: number, b: number) => number,
+): Int32Array {
+  const out = new Int32Array(main.length + recent.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < main.length || j < recent.length) {
+    const a = main[i] as number;
+    const b = recent[j] as number;
+    if (j >= recent.length || (i < main.length && order(a, b) < 0)) {
+      out[n++] = a;
+      i++;
     } else {
-      for (let slot = 0; slot < this.size; slot++) if (matches(slot) && !visit(slot)) return;
+      out[n++] = b;
+      j++;
     }
   }
+  return out;
 }
 
 /** Slots in every one of `lists` (each ascending), shortest first, ascending. */
@@ -436,10 +606,12 @@ export class SearchCounts {
   private stopListening: (() => Promise<void>) | undefined;
   private closed = false;
 
+  /** `recentMax`: how many phones changed since the sort orders were merged (tests set it low). */
   constructor(
     private readonly database: Pick<Database, 'db' | 'listen'>,
     private readonly onError: (err: unknown) => void = (err) =>
       console.error('search counts:', err),
+    private readonly recentMax = RECENT_MAX,
   ) {}
 
   /** Listens, then reads every phone in the background; counts come from here once it is read. */
@@ -570,7 +742,7 @@ export class SearchCounts {
     this.rebuildQueued = true;
     this.enqueue(async () => {
       this.rebuildQueued = false;
-      const next = new Slots();
+      const next = new Slots(this.recentMax);
       let after = 0;
       for (;;) {
         const rows = await this.rows(
@@ -582,6 +754,7 @@ export class SearchCounts {
         if (this.closed) return;
       }
       await this.readSellers(next);
+      next.sortAll();
       this.slots = next;
       // Another rebuild asked for meanwhile is still queued and keeps counts in PostgreSQL.
       if (!this.rebuildQueued) this.rebuilding = false;
