@@ -77,11 +77,14 @@ const CANDIDATE_MARGIN = 0.1;
  */
 async function wordLoosely(db: Db, word: string): Promise<Loose | null> {
   if (/\d/.test(word) || word.length < 3) {
-    // The word as the catalog's words are made, for the counts kept beside the table.
-    const [made] = await rowsOf<{ lexemes: string[] }>(
-      db,
-      sql`select tsvector_to_array(to_tsvector('simple', ${word})) as lexemes`,
-    );
+    // The word as the catalog's words are made, for the counts kept beside the table: itself
+    // when it is lower-case ASCII letters and digits (the 'simple' configuration only lowers).
+    const [made] = /^[a-z0-9]+$/.test(word)
+      ? [{ lexemes: [word] }]
+      : await rowsOf<{ lexemes: string[] }>(
+          db,
+          sql`select tsvector_to_array(to_tsvector('simple', ${word})) as lexemes`,
+        );
     const lexemes = made?.lexemes ?? [];
     return {
       sql: sql`to_tsquery('simple', ${`${word}:*`})`,

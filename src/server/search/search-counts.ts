@@ -149,8 +149,39 @@ export function foldCase(text: string): string {
   return folded;
 }
 
-/** What a search asks of the index once it is current (`SearchCounts.now`); synchronous. */
-export type CountsNow = Pick<Slots, 'count' | 'page'>;
+/**
+ * What a search asks of the index once it is current (`SearchCounts.now`), synchronously: its
+ * words' slots are worked out once for the whole search (as typed, then counted and paged),
+ * again only if a change came in between.
+ */
+export class CountsNow {
+  private readonly words = new Map<string, Int32Array | null>();
+  private changes: number;
+  constructor(private readonly slots: Slots) {
+    this.changes = slots.changes;
+  }
+  private candidates = (words: CountQuery['words']): Int32Array | null => {
+    if (this.changes !== this.slots.changes) {
+      this.words.clear();
+      this.changes = this.slots.changes;
+    }
+    const key = JSON.stringify(words ?? null);
+    let found = this.words.get(key);
+    if (found === undefined) {
+      found = this.slots.candidates(words);
+      this.words.set(key, found);
+    }
+    return found;
+  };
+  count(q: CountQuery, cap: number): number {
+    return this.slots.count(q, cap, this.candidates);
+  }
+  page(q: CountQuery, order: PageOrder, limit: number, cap: number) {
+    return this.slots.page(q, order, limit, cap, this.candidates);
+  }
+}
+
+type Candidates = (words: CountQuery['words']) => Int32Array | null;
 
 /** The index itself: one generation of it, read from the table and kept current. */
 class Slots {
@@ -185,6 +216,8 @@ class Slots {
   seqOf = new Float64Array(1024);
   size = 0;
   gone = 0;
+  /** Slots put since the start: what a search's worked-out words depend on. */
+  changes = 0;
   /**
    * The two sorts' orders of the slots read together (`sorted`, at the build and at each merge):
    * by seq, and by price then seq; slots added since are in the `recent` lists, kept sorted, and
@@ -221,6 +254,7 @@ class Slots {
 
   /** The phone's row as it is now, or its absence (deleted, withdrawn): its old slot goes. */
   put(seq: number, row: PhoneRow | undefined): void {
+    this.changes++;
     const old = this.slotOfSeq.get(seq);
     if (old !== undefined) {
       this.status[old] = GONE;
@@ -408,15 +442,15 @@ class Slots {
   }
 
   /** The slots matching every clause of words, or null for every slot (no words asked). */
-  private candidates(words: CountQuery['words']): Int32Array | null {
+  candidates(words: CountQuery['words']): Int32Array | null {
     if (words === undefined) return null;
     if (words === 'none') return new Int32Array(0);
     return intersectAll(words.map((clause) => this.union(clause.map((a) => this.alternative(a)))));
   }
 
-  count(q: CountQuery, cap: number): number {
+  count(q: CountQuery, cap: number, candidates: Candidates = (w) => this.candidates(w)): number {
     let n = 0;
-    this.each(this.matcher(q), () => ++n <= cap);
+    this.each(this.matcher(q, candidates), () => ++n <= cap);
     return n;
   }
 
@@ -430,9 +464,10 @@ class Slots {
     order: PageOrder,
     limit: number,
     cap: number,
+    candidates: Candidates = (w) => this.candidates(w),
   ): { total: number; seqs: number[] | null } {
     const found: number[] = [];
-    const test = this.matcher(q);
+    const test = this.matcher(q, candidates);
     this.each(test, (slot) => {
       found.push(slot);
       return found.length <= cap;
@@ -480,7 +515,7 @@ class Slots {
   }
 
   /** The slots the words allow (null: any), and the test of every other condition. */
-  private matcher(q: CountQuery): Matcher {
+  private matcher(q: CountQuery, candidates: Candidates): Matcher {
     const statusOk = new Uint8Array([1, q.includeSold ? 1 : 0, 0]);
     const brandOk = q.brand && this.brands.flags(q.brand);
     const ramOk = q.ram && this.rams.flags(q.ram);
@@ -512,7 +547,7 @@ class Slots {
       (minHealth === undefined || (this.health[slot] as number) >= minHealth) &&
       (!locationOk || locationOk[this.location[slot] as number] === 1) &&
       (!verifiedOk || verifiedOk[this.seller[slot] as number] === 1);
-    return { candidates: this.candidates(q.words), matches };
+    return { candidates: candidates(q.words), matches };
   }
 }
 
@@ -570,6 +605,15 @@ function intersectAll(lists: Int32Array[]): Int32Array {
 function intersect(small: Int32Array, large: Int32Array): Int32Array {
   const out = new Int32Array(small.length);
   let n = 0;
+  if (large.length < small.length * 8) {
+    // Of a like length: one walk through both.
+    let j = 0;
+    for (const slot of small) {
+      while (j < large.length && (large[j] as number) < slot) j++;
+      if (large[j] === slot) out[n++] = slot;
+    }
+    return out.subarray(0, n);
+  }
   let at = 0;
   for (const slot of small) {
     // Gallop: double the step until past `slot`, then search that stretch.
@@ -666,9 +710,9 @@ export class SearchCounts {
    * counts and pages synchronously); null when this server cannot answer for sure.
    */
   async now(): Promise<CountsNow | null> {
-    const now = !this.ready || !(await this.caughtUp()) || this.rebuilding ? null : this.slots;
-    this.searches[now ? 'server' : 'database']++;
-    return now;
+    const slots = !this.ready || !(await this.caughtUp()) || this.rebuilding ? null : this.slots;
+    this.searches[slots ? 'server' : 'database']++;
+    return slots && new CountsNow(slots);
   }
 
   /** Searches answered here (`server`) and left to the database, since the start (metrics). */
