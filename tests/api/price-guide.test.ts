@@ -145,12 +145,16 @@ describe('the price guide', () => {
     expect((await guide({ modelName, storage: '128 GB' })).prices).toEqual([200, 210, 220]);
   });
 
-  it('matches the model name ignoring case and extra spaces', async () => {
+  it('matches the model name ignoring case and spaces: iPhone14 is iPhone 14', async () => {
     const id = randomUUID().slice(0, 8);
     await sales({ modelName: `Galaxy  S${id}   Ultra` }, [300]);
     await sales({ modelName: `galaxy s${id} ultra` }, [400]);
+    await sales({ modelName: `GalaxyS${id}Ultra` }, [500]);
     const answer = await guide({ modelName: `  GALAXY S${id}\t ULTRA `, storage: '128 GB' });
-    expect(answer.prices).toEqual([300, 400]);
+    expect(answer.prices).toEqual([300, 400, 500]);
+    expect((await guide({ modelName: `galaxys${id} ultra`, storage: '128 GB' })).prices).toEqual([
+      300, 400, 500,
+    ]);
   });
 
   it('uses the same condition once it has five sales of its own', async () => {

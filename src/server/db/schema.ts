@@ -103,10 +103,13 @@ export const products = pgTable(
     imeiSealed: text('imei_sealed'),
     /** The resale price before its last drop (shown struck through); null unless it dropped. */
     previousPriceCents: integer('previous_price_cents'),
-    /** The model as comparable sales match it: lower case, spaces collapsed (the price guide). */
+    /**
+     * The model as comparable sales match it (the price guide): lower case, spaces left out
+     * ("iPhone14" is "iPhone 14", decision 035).
+     */
     modelKey: text('model_key')
       .notNull()
-      .generatedAlwaysAs(sql`lower(regexp_replace(btrim(model_name), '[[:space:]]+', ' ', 'g'))`),
+      .generatedAlwaysAs(sql`lower(regexp_replace(model_name, '[[:space:]]+', '', 'g'))`),
     updatedAt: timestamp('updated_at', { withTimezone: true }),
     /** The words of model and description, as the search matches them typed (full text). */
     searchVector: tsvector('search_vector')
@@ -283,7 +286,7 @@ export const orders = pgTable(
      */
     modelKey: text('model_key')
       .notNull()
-      .generatedAlwaysAs(sql`lower(regexp_replace(btrim(product_name), '[[:space:]]+', ' ', 'g'))`),
+      .generatedAlwaysAs(sql`lower(regexp_replace(product_name, '[[:space:]]+', '', 'g'))`),
     storage: text('storage'),
     condition: text('condition'),
     /** When the sale ended without a handover (cancelled or expired) or was refunded. */

@@ -1,7 +1,7 @@
 /**
  * The fair-price guide (issue 19, decision 024): what phones like one sold for, from completed
  * sales of the last PRICE_GUIDE_DAYS days of the same model (`model_key`: lower case, spaces
- * collapsed) and storage, and of the same condition too when that condition alone has
+ * left out, so "iPhone14" is "iPhone 14") and storage, and of the same condition too when that condition alone has
  * PRICE_GUIDE_MIN_SALES of them. A sale's price is what its buyer paid (`orders.price_cents`);
  * its model, storage and condition are the order's own, kept at booking (migration 0009).
  */
@@ -57,7 +57,7 @@ export const priceNoteOf = () => {
 
 /** The same normal form as the generated `products.model_key`, of a model name as typed. */
 const modelKeyOf = (modelName: string) =>
-  sql`lower(regexp_replace(btrim(${modelName}), '[[:space:]]+', ' ', 'g'))`;
+  sql`lower(regexp_replace(${modelName}, '[[:space:]]+', '', 'g'))`;
 
 type PriceGuideQuery = z.output<typeof priceGuideQuerySchema>;
 
