@@ -310,6 +310,11 @@ export const searchQuerySchema = z
     cursor: z
       .string()
       .regex(/^(\d{1,10}-)?[1-9]\d{0,17}$/, 'cursor is not a valid page cursor')
+      // A price in cents is a 32-bit number: a larger one is no phone's (and the database's
+      // integer comparison would refuse it).
+      .refine((c) => !c.includes('-') || Number(c.split('-')[0]) <= 2_147_483_647, {
+        error: 'cursor is not a valid page cursor',
+      })
       .optional(),
   })
   .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {

@@ -383,6 +383,8 @@ describe('bad query strings', () => {
     ['cursor=abc', /cursor is not a valid page cursor/],
     ['cursor=1-2-3', /cursor is not a valid page cursor/],
     ['cursor=0', /cursor is not a valid page cursor/],
+    // A price past 32 bits is no phone's (a price in cents is a 32-bit integer).
+    ['sort=price-asc&cursor=9999999999-5', /cursor is not a valid page cursor/],
   ])('%s: 400 with a message', async (query, message) => {
     const res = await t.app.inject(`/api/search?${query}`);
     expect(res.statusCode).toBe(400);

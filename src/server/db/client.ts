@@ -179,7 +179,13 @@ async function listenPg(
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url });
+    // Kept alive: a connection a failover drops without a word is found dead and opened again,
+    // not listened to for ever.
+    const next = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     const again = () => {
       if (stopped || retry) return;
       retry = setTimeout(() => {

@@ -136,7 +136,11 @@ async function wordsLoosely(
   words: string[],
 ): Promise<{ where: SQL; clauses: WordsAlternative[][] | null } | null> {
   // `_` counts as a letter in the query's words but separates words in the catalog's.
-  const parts = words.flatMap((w) => w.split('_')).filter((w) => w.length > 0);
+  // Each once, and no more of them than of words: "a_a_a_…" is one word.
+  const parts = [...new Set(words.flatMap((w) => w.split('_')).filter((w) => w.length > 0))].slice(
+    0,
+    SEARCH_WORDS_MAX,
+  );
   const each: Loose[] = [];
   for (const word of parts) {
     const loose = await wordLoosely(db, word);
@@ -154,8 +158,11 @@ async function wordsLoosely(
   };
 }
 
-/** Every filter but the words, as the counts beside the table take them. */
-const countFilters = (q: SearchQuery): CountQuery => ({
+/**
+ * Every filter but the words, as the counts beside the table take them; `location` as the
+ * database's `lower()` folds the query's (as ILIKE does).
+ */
+const countFilters = (q: SearchQuery, location: string | undefined): CountQuery => ({
   includeSold: q.includeSold === true,
   brand: q.brand,
   ram: q.ram,
@@ -165,7 +172,7 @@ const countFilters = (q: SearchQuery): CountQuery => ({
   maxPriceCents: q.maxPrice === undefined ? undefined : toCents(q.maxPrice),
   minBattery: q.minBattery,
   minBatteryHealth: q.minBatteryHealth,
-  location: q.location,
+  location,
   verified: q.verified === true,
 });
 
@@ -291,7 +298,8 @@ async function anyMatch(
   counted: CountQuery,
   now: CountsNow | null,
 ): Promise<boolean> {
-  if (now) return now.count(counted, 0) > 0;
+  const found = now?.count(counted, 0);
+  if (found !== undefined && found !== null) return found > 0;
   const [row] = await db
     .select({ one: sql`1` })
     .from(products)
@@ -316,9 +324,14 @@ export async function searchProducts(
   const now = (await counts?.now()) ?? null;
   const words = searchWords(q.q);
   const base = filters(q);
+  const location =
+    now && q.location
+      ? (await rowsOf<{ folded: string }>(db, sql`select lower(${q.location}) as folded`))[0]
+          ?.folded
+      : undefined;
   let where = base;
   // What the counts beside the table are asked: null when they cannot take these words exactly.
-  let counted: CountQuery | null = countFilters(q);
+  let counted: CountQuery | null = countFilters(q, location);
   let closeMatches = false;
   if (q.q && words.length > 0) {
     const typed = await wordsAsKnown(db, q.q);
@@ -342,18 +355,26 @@ export async function searchProducts(
   // The index beside the table counts, and sorts the matches itself when they are within the
   // count's cap: the database would walk its sort's index far to find a few (or sort them all).
   const beside = counted && now?.page(counted, order, q.limit + 1, cap);
-  const rows = beside?.seqs
-    ? beside.seqs.length === 0
-      ? []
-      : await cardsOf(db, inArray(products.seq, beside.seqs), orderBy)
-    : await pageOf(db, after ? [...where, after] : where, orderBy, q.limit + 1);
+  // The index's page read with the search's own conditions: a phone sold, withdrawn or changed
+  // since it answered is not shown, and a page that came back short is asked of the database.
+  const fromIndex =
+    beside && beside.seqs.length > 0
+      ? await cardsOf(db, and(inArray(products.seq, beside.seqs), ...where) as SQL, orderBy)
+      : [];
+  const rows =
+    beside && fromIndex.length === beside.seqs.length
+      ? fromIndex
+      : await pageOf(db, after ? [...where, after] : where, orderBy, q.limit + 1);
+  counts?.tally(beside && rows === fromIndex ? 'server' : 'database');
   // Counted on the first page only, and only when the page does not hold every match already.
   const count =
     q.cursor !== undefined
       ? null
       : rows.length <= q.limit
         ? rows.length
-        : (beside?.total ?? (await countOf(db, where, cap)));
+        : rows === fromIndex && beside
+          ? beside.total
+          : await countOf(db, where, cap);
   const kept = rows.slice(0, q.limit);
   const last = kept.at(-1);
   return {

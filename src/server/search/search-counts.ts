@@ -5,9 +5,10 @@
  * "128 GB", "iphone").
  *
  * Each phone for sale or sold is a slot: its filter values in typed arrays, its words in one
- * sorted list of slots per word. A count intersects the words' lists (or walks every slot) and
- * checks the filters on each, stopping past the cap. The list of phones itself stays in
- * PostgreSQL; only the number comes from here.
+ * sorted list of slots per word, and the two sort orders. A count intersects the words' lists (or
+ * walks every slot) and checks the filters on each, stopping past the cap; a page is the matches
+ * sorted (at most the cap of them) or the sort's order walked from the cursor (more). PostgreSQL
+ * then reads only the page's phones, with the search's conditions.
  *
  * Kept current by the database: every statement that changes phones sends the changed phones'
  * `seq`s on `search_changes` at its commit (migration 0018), and each server reads those phones
@@ -17,8 +18,9 @@
  * Fresh by construction: before counting, a server sends itself a notice on the same channel and
  * waits for it. Notices arrive in commit order, so by then it has heard of every change
  * committed before the search began (its own writes and every other server's), and applied them.
- * Whenever it cannot be sure (the index being read, the listener reconnecting, a notice slow to
- * come back), `count` answers null and the search counts in PostgreSQL as before.
+ * One such notice is out at a time, for every search that began before it was sent. Whenever it
+ * cannot be sure (the index being read, the listener reconnecting, a notice slow to come back,
+ * words too broad), `now` or its answers are null and PostgreSQL counts and pages as before.
  */
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
@@ -45,6 +47,7 @@ export type CountQuery = {
   maxPriceCents?: number;
   minBattery?: number;
   minBatteryHealth?: number;
+  /** The location text as the database's `lower()` makes it (ILIKE's folding). */
   location?: string;
   verified: boolean;
   words?: readonly (readonly WordsAlternative[])[] | 'none';
@@ -67,6 +70,12 @@ const BATCH = 20_000;
 const NOTICE_WAIT_MS = 250;
 /** How long after a failed read the index is read again. */
 const RETRY_MS = 5_000;
+/** Own notices late in a row after which searches stop waiting (the listener may be lost). */
+const LATE_MAX = 3;
+/** How often a notice still goes out once they stopped coming back. */
+const PROBE_MS = 5_000;
+/** Phones read again in one query. */
+const READ_AT_ONCE = 1_000;
 
 /** Codes for the distinct values of a column (brands, storages, cities, sellers). */
 class Codes {
@@ -127,27 +136,16 @@ type PhoneRow = {
   battery: number;
   battery_health: number | null;
   location: string;
+  /** As ILIKE folds it: the database's own `lower()`, whatever its collation. */
+  location_lower: string;
   seller_email: string;
   words: string[];
 };
 
 const PHONE_COLUMNS = sql.raw(`seq, status, category_id, ram, storage, condition,
-  resell_price_cents, battery, battery_health, location, seller_email,
+  resell_price_cents, battery, battery_health, location, lower(location) as location_lower,
+  seller_email,
   tsvector_to_array(search_vector) as words`);
-
-/**
- * ILIKE's case folding, one character at a time as PostgreSQL's `lower()` does it: a character
- * whose JavaScript lower case is longer (İ becomes i and a combining dot) keeps its first one.
- */
-export function foldCase(text: string): string {
-  let folded = '';
-  for (const char of text) {
-    const lower = char.toLowerCase();
-    folded +=
-      lower.length === char.length ? lower : String.fromCodePoint(lower.codePointAt(0) ?? 0);
-  }
-  return folded;
-}
 
 /**
  * What a search asks of the index once it is current (`SearchCounts.now`), synchronously: its
@@ -173,11 +171,35 @@ export class CountsNow {
     }
     return found;
   };
-  count(q: CountQuery, cap: number): number {
-    return this.slots.count(q, cap, this.candidates);
+  /** How many match, to `cap + 1`; null when the words are too broad to take here. */
+  count(q: CountQuery, cap: number): number | null {
+    return unlessTooBroad(() => this.slots.count(q, cap, this.candidates));
   }
-  page(q: CountQuery, order: PageOrder, limit: number, cap: number) {
-    return this.slots.page(q, order, limit, cap, this.candidates);
+  /** The count and the page's seqs in order; null when the words are too broad to take here. */
+  page(
+    q: CountQuery,
+    order: PageOrder,
+    limit: number,
+    cap: number,
+  ): { total: number; seqs: number[] } | null {
+    return unlessTooBroad(() => this.slots.page(q, order, limit, cap, this.candidates));
+  }
+}
+
+/**
+ * A prefix that stands for more of the catalog's words than this ('1', 'a') is left to the
+ * database: its union would hold the event loop for every phone with any of them.
+ */
+const PREFIX_WORDS_MAX = 64;
+
+class TooBroad extends Error {}
+
+function unlessTooBroad<T>(work: () => T): T | null {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof TooBroad) return null;
+    throw err;
   }
 }
 
@@ -273,7 +295,7 @@ class Slots {
     this.battery[slot] = row.battery;
     this.health[slot] = row.battery_health ?? NO_HEALTH;
     const location = this.locations.code(row.location);
-    if (location === this.foldedLocations.length) this.foldedLocations.push(foldCase(row.location));
+    if (location === this.foldedLocations.length) this.foldedLocations.push(row.location_lower);
     this.location[slot] = location;
     const known = this.sellers.values.length;
     const seller = this.sellers.code(row.seller_email);
@@ -413,7 +435,9 @@ class Slots {
     if ('prefix' in a) {
       const lists: Int32Array[] = [];
       for (const [word, list] of this.words) {
-        if (word.startsWith(a.prefix)) lists.push(list.view());
+        if (!word.startsWith(a.prefix)) continue;
+        if (lists.length === PREFIX_WORDS_MAX) throw new TooBroad();
+        lists.push(list.view());
       }
       return this.union(lists);
     }
@@ -455,9 +479,9 @@ class Slots {
   }
 
   /**
-   * The matches counted to `cap + 1`; and when they are at most `cap`, the seqs of the `limit`
-   * first after the order's cursor, in its order (else null: with more matches the database
-   * finds a page of them quickly along its sort's index).
+   * The matches counted to `cap + 1`, and the seqs of the `limit` first after the order's
+   * cursor, in its order: the matches sorted when they are at most `cap`, else the sort's order
+   * walked from the cursor (a page is found within limit ÷ the share of phones matching).
    */
   page(
     q: CountQuery,
@@ -465,7 +489,7 @@ class Slots {
     limit: number,
     cap: number,
     candidates: Candidates = (w) => this.candidates(w),
-  ): { total: number; seqs: number[] | null } {
+  ): { total: number; seqs: number[] } {
     const found: number[] = [];
     const test = this.matcher(q, candidates);
     this.each(test, (slot) => {
@@ -527,7 +551,7 @@ class Slots {
     const minHealth = q.minBatteryHealth;
     let locationOk: Uint8Array | undefined;
     if (q.location !== undefined) {
-      const needle = foldCase(q.location);
+      const needle = q.location;
       locationOk = new Uint8Array(this.foldedLocations.length);
       this.foldedLocations.forEach((l, code) => {
         if (l.includes(needle)) (locationOk as Uint8Array)[code] = 1;
@@ -651,7 +675,19 @@ export class SearchCounts {
   /** A rebuild waiting in the queue or under way: counts go to PostgreSQL meanwhile. */
   private rebuilding = false;
   private rebuildQueued = false;
-  private readonly waiting = new Map<string, (caughtUp: boolean) => void>();
+  /** Phones named by notices and not yet read again, read together by one task in the queue. */
+  private readonly changed = new Set<number>();
+  private readQueued = false;
+  /**
+   * The searches waiting for the notice out now (`inFlight`) and for the next one: at most one
+   * of a server's own notices is out at a time, however many searches come (a NOTIFY takes a
+   * lock of the whole database at its commit).
+   */
+  private inFlight: { token: string; waiters: ((caughtUp: boolean) => void)[] } | null = null;
+  private next: ((caughtUp: boolean) => void)[] = [];
+  /** Own notices not back in time, in a row: past a few, searches stop waiting for them. */
+  private late = 0;
+  private lastProbe = 0;
   private stopListening: (() => Promise<void>) | undefined;
   private closed = false;
 
@@ -676,8 +712,9 @@ export class SearchCounts {
   async close(): Promise<void> {
     this.closed = true;
     await this.stopListening?.();
-    for (const resolve of this.waiting.values()) resolve(false);
-    this.waiting.clear();
+    for (const resolve of [...(this.inFlight?.waiters ?? []), ...this.next]) resolve(false);
+    this.inFlight = null;
+    this.next = [];
     await this.queue;
   }
 
@@ -702,51 +739,81 @@ export class SearchCounts {
   }
 
   /**
-   * How many phones match, counting no further than `cap + 1`; null when this server cannot
-   * answer now and for sure (PostgreSQL counts instead).
-   */
-  async count(q: CountQuery, cap: number): Promise<number | null> {
-    const now = await this.now();
-    return now ? now.count(q, cap) : null;
-  }
-
-  /**
    * The index once every change committed before this call is in it (a search asks once, then
    * counts and pages synchronously); null when this server cannot answer for sure.
    */
   async now(): Promise<CountsNow | null> {
-    const slots = !this.ready || !(await this.caughtUp()) || this.rebuilding ? null : this.slots;
-    this.searches[slots ? 'server' : 'database']++;
+    if (!this.ready) return null;
+    if (this.late >= LATE_MAX) {
+      // Now and then a notice still goes out: once one is heard, everything is read again.
+      if (!this.inFlight && Date.now() - this.lastProbe > PROBE_MS) {
+        this.lastProbe = Date.now();
+        void this.caughtUp();
+      }
+      return null;
+    }
+    if (!(await this.caughtUp())) return null;
+    const slots = this.rebuilding ? null : this.slots;
     return slots && new CountsNow(slots);
   }
 
-  /** Searches answered here (`server`) and left to the database, since the start (metrics). */
+  /** Searches answered here (`server`) and by the database, since the start (metrics). */
   readonly searches = { server: 0, database: 0 };
 
-  /** Sends a notice to itself and waits until it comes back through the queue. */
-  private async caughtUp(): Promise<boolean> {
-    const token = randomUUID();
-    const back = new Promise<boolean>((resolve) => {
+  /** Counts a search by what answered it (the search tells, once it knows). */
+  tally(by: 'server' | 'database'): void {
+    this.searches[by]++;
+  }
+
+  /**
+   * Resolves once a notice of this server's own, sent after this call, has come back through
+   * the queue (every change committed before it is then applied): true, or false when it is not
+   * back within NOTICE_WAIT_MS.
+   */
+  private caughtUp(): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
-        this.waiting.delete(token);
-        resolve(false);
+        settle(false);
       }, NOTICE_WAIT_MS);
-      this.waiting.set(token, (caughtUp) => {
+      let settled = false;
+      const settle = (caughtUp: boolean) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
-        resolve(caughtUp);
-      });
+        resolve(caughtUp && !this.closed);
+      };
+      // The notice out now was sent before this search began: it waits for the next one.
+      this.next.push(settle);
+      if (!this.inFlight) this.sendNotice();
     });
-    try {
-      await this.database.db.execute(
-        sql`select pg_notify(${SEARCH_CHANGES_CHANNEL}, ${`back:${token}`})`,
-      );
-    } catch (err) {
-      this.waiting.get(token)?.(false);
-      this.waiting.delete(token);
-      this.onError(err);
-      return false;
-    }
-    return (await back) && !this.closed;
+  }
+
+  private sendNotice(): void {
+    if (this.closed || this.next.length === 0) return;
+    const token = randomUUID();
+    this.inFlight = { token, waiters: this.next };
+    this.next = [];
+    // Not back in time: counted late, and the searches after it send another.
+    setTimeout(() => {
+      if (this.inFlight?.token !== token) return;
+      this.late++;
+      this.noticeBack(token, false);
+    }, NOTICE_WAIT_MS).unref();
+    this.database.db
+      .execute(sql`select pg_notify(${SEARCH_CHANGES_CHANNEL}, ${`back:${token}`})`)
+      .catch((err) => {
+        this.onError(err);
+        this.noticeBack(token, false);
+      });
+  }
+
+  /** The notice `token` is back (or failed): its searches go on, and the next notice goes out. */
+  private noticeBack(token: string, caughtUp: boolean): void {
+    if (this.inFlight?.token !== token) return;
+    const { waiters } = this.inFlight;
+    this.inFlight = null;
+    for (const settle of waiters) settle(caughtUp);
+    this.sendNotice();
   }
 
   private enqueue(task: Task): void {
@@ -755,7 +822,6 @@ export class SearchCounts {
       // until it is read again, a moment later (the database may be restarting).
       this.onError(err);
       this.slots = null;
-      this.rebuildQueued = false;
       this.rebuilding = true;
       setTimeout(() => this.rebuild(), RETRY_MS).unref();
     });
@@ -763,23 +829,30 @@ export class SearchCounts {
 
   private heard(payload: string): void {
     if (this.closed) return;
+    if (this.late >= LATE_MAX) {
+      // Notices stopped coming back a while ago: some may have been lost. Read everything
+      // again; searches wait for their notices again once it is read.
+      this.late = 0;
+      this.rebuild();
+    }
     if (payload.startsWith('back:')) {
       const token = payload.slice('back:'.length);
-      const resolve = this.waiting.get(token);
-      if (!resolve) return;
-      this.waiting.delete(token);
+      if (this.inFlight?.token !== token) return;
+      this.late = 0;
       // Being read again (seconds at a million phones): not worth waiting for.
-      if (this.rebuilding) resolve(false);
-      else this.enqueue(async () => resolve(true));
+      if (this.rebuilding) this.noticeBack(token, false);
+      else this.enqueue(async () => this.noticeBack(token, true));
     } else if (payload === 'all') this.rebuild();
     else if (payload === 'sellers') this.enqueue(() => this.readSellers(this.slots));
     else if (payload.startsWith('phones:')) {
-      const seqs = payload
-        .slice('phones:'.length)
-        .split(',')
-        .map(Number)
-        .filter((n) => Number.isSafeInteger(n));
-      this.enqueue(() => this.readPhones(seqs));
+      for (const seq of payload.slice('phones:'.length).split(',').map(Number)) {
+        if (Number.isSafeInteger(seq)) this.changed.add(seq);
+      }
+      // One task reads every phone named until it runs, in one query a thousand at a time.
+      if (!this.readQueued) {
+        this.readQueued = true;
+        this.enqueue(() => this.readPhones());
+      }
     }
   }
 
@@ -791,6 +864,8 @@ export class SearchCounts {
     this.rebuildQueued = true;
     this.enqueue(async () => {
       this.rebuildQueued = false;
+      // Phones named before now are read with all the others.
+      this.changed.clear();
       const next = new Slots(this.recentMax);
       let after = 0;
       for (;;) {
@@ -817,17 +892,28 @@ export class SearchCounts {
     );
   }
 
-  private async readPhones(seqs: number[]): Promise<void> {
+  private async readPhones(): Promise<void> {
+    this.readQueued = false;
+    const seqs = [...this.changed];
+    this.changed.clear();
     const slots = this.slots;
-    if (!slots || seqs.length === 0) return;
-    const rows = await this.rows(
-      sql`seq in (${sql.join(
-        seqs.map((seq) => sql`${seq}`),
-        sql`, `,
-      )})`,
-    );
-    const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
-    for (const seq of seqs) slots.put(seq, bySeq.get(seq));
+    if (!slots) return;
+    // Many phones changed by many statements (an import): reading all again is quicker.
+    if (seqs.length > READ_AT_ONCE * 20) {
+      this.rebuild();
+      return;
+    }
+    for (let i = 0; i < seqs.length; i += READ_AT_ONCE) {
+      const some = seqs.slice(i, i + READ_AT_ONCE);
+      const rows = await this.rows(
+        sql`seq in (${sql.join(
+          some.map((seq) => sql`${seq}`),
+          sql`, `,
+        )})`,
+      );
+      const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
+      for (const seq of some) slots.put(seq, bySeq.get(seq));
+    }
     // Mostly gone slots: read afresh, smaller and faster.
     if (slots.gone > 10_000 && slots.gone > slots.size / 4) this.rebuild();
   }

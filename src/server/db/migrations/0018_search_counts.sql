@@ -1,22 +1,29 @@
 -- The search's counts kept in each server (decision 034): every statement that changes phones
 -- tells the servers which ones (`pg_notify` at its transaction's commit, in commit order), and
 -- every change of a seller's verified mark or address tells them to look at sellers again.
--- A statement of more than 500 phones (a bulk load) says "all": the servers read them all again.
+-- A statement's phones go in notices of 500 (a notice carries at most 8,000 bytes); past 2,000
+-- phones (a bulk load) one notice says "all" and the servers read them all again.
 CREATE FUNCTION search_products_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   seqs bigint[];
+  i int;
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    SELECT array_agg(seq) INTO seqs FROM (SELECT seq FROM gone_products LIMIT 501) s;
+    SELECT array_agg(seq) INTO seqs FROM (SELECT seq FROM gone_products LIMIT 2001) s;
   ELSE
-    SELECT array_agg(seq) INTO seqs FROM (SELECT seq FROM changed_products LIMIT 501) s;
+    SELECT array_agg(seq) INTO seqs FROM (SELECT seq FROM changed_products LIMIT 2001) s;
   END IF;
-  IF seqs IS NOT NULL THEN
-    PERFORM pg_notify('search_changes', CASE
-      WHEN cardinality(seqs) > 500 THEN 'all'
-      ELSE 'phones:' || array_to_string(seqs, ',')
-    END);
+  IF seqs IS NULL THEN
+    RETURN NULL;
   END IF;
+  IF cardinality(seqs) > 2000 THEN
+    PERFORM pg_notify('search_changes', 'all');
+    RETURN NULL;
+  END IF;
+  FOR i IN 0 .. (cardinality(seqs) - 1) / 500 LOOP
+    PERFORM pg_notify('search_changes',
+      'phones:' || array_to_string(seqs[i * 500 + 1 : i * 500 + 500], ','));
+  END LOOP;
   RETURN NULL;
 END
 $$;--> statement-breakpoint
