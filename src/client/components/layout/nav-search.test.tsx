@@ -1,7 +1,9 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { NavSearch } from './nav-search';
 
 const Page = () => <NavSearch id="nav-search" />;
@@ -51,6 +53,31 @@ describe('the navigation bar search box', () => {
     await waitFor(() => expect(box()).toHaveValue('pixel'));
     await router.navigate('/');
     await waitFor(() => expect(box()).toHaveValue(''));
+  });
+
+  it('keeps the words typed before the page hydrated, and searches them', async () => {
+    const routes = [
+      { path: '/', Component: Page },
+      { path: '/search', Component: Page },
+    ];
+    const container = document.createElement('div');
+    document.body.append(container);
+    onTestFinished(() => container.remove());
+    container.innerHTML = renderToString(
+      <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/'] })} />,
+    );
+    // A visitor on a slow phone types into the server's box before the app has started.
+    const early = container.querySelector('input') as HTMLInputElement;
+    early.value = 'iphnoe 13';
+    const router = createMemoryRouter(routes, { initialEntries: ['/'] });
+    await act(async () => {
+      hydrateRoot(container, <RouterProvider router={router} />);
+    });
+    const box = screen.getByRole('searchbox', { name: 'Search phones' });
+    expect(box).toHaveValue('iphnoe 13');
+    await userEvent.setup().type(box, '{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search'));
+    expect(router.state.location.search).toBe('?q=iphnoe+13');
   });
 
   it('searches everything when the box is empty', async () => {

@@ -1,5 +1,5 @@
 import { SEARCH_TEXT_MAX } from '@shared/constants';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 export const SEARCH_PATH = '/search';
@@ -21,6 +21,14 @@ export function NavSearch({ id, className = '' }: { id: string; className?: stri
     setShown(current);
     setText(current);
   }
+  // Words typed before the page hydrated are in the box but not in the state: taken as typed
+  // (a slow phone hydrates seconds after the box shows).
+  const input = useRef<HTMLInputElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at hydration
+  useEffect(() => {
+    const typed = input.current?.value ?? '';
+    if (typed !== text) setText(typed);
+  }, []);
 
   return (
     // A form in the search role, not <search>: browsers before 2023 and jsdom do not know it.
@@ -33,7 +41,8 @@ export function NavSearch({ id, className = '' }: { id: string; className?: stri
       onSubmit={(e) => {
         e.preventDefault();
         const params = new URLSearchParams(onSearch ? search : '');
-        const q = text.trim();
+        // What the box shows: the state, or words typed while it hydrated.
+        const q = (input.current?.value ?? text).trim();
         if (q) params.set('q', q);
         else params.delete('q');
         navigate({ pathname: SEARCH_PATH, search: params.size > 0 ? `?${params}` : '' });
@@ -43,6 +52,7 @@ export function NavSearch({ id, className = '' }: { id: string; className?: stri
         Search phones
       </label>
       <input
+        ref={input}
         id={id}
         name="q"
         type="search"
