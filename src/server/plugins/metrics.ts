@@ -200,7 +200,7 @@ export default fp(async function metrics(app: FastifyInstance, opts: { token?: s
     help: 'Phones the search counts kept in this server hold (0 while reading them, or off)',
     registers: [registry],
     collect() {
-      this.set(app.searchCounts?.ready ? app.searchCounts.held.phones : 0);
+      this.set(app.searchCounts?.ready ? app.searchCounts.phones : 0);
     },
   });
 

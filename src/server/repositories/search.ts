@@ -361,18 +361,18 @@ export async function searchProducts(
     beside && beside.seqs.length > 0
       ? await cardsOf(db, and(inArray(products.seq, beside.seqs), ...where) as SQL, orderBy)
       : [];
-  const rows =
-    beside && fromIndex.length === beside.seqs.length
-      ? fromIndex
-      : await pageOf(db, after ? [...where, after] : where, orderBy, q.limit + 1);
-  counts?.tally(beside && rows === fromIndex ? 'server' : 'database');
+  const byIndex = beside ? fromIndex.length === beside.seqs.length : false;
+  const rows = byIndex
+    ? fromIndex
+    : await pageOf(db, after ? [...where, after] : where, orderBy, q.limit + 1);
+  counts?.tally(byIndex ? 'server' : 'database');
   // Counted on the first page only, and only when the page does not hold every match already.
   const count =
     q.cursor !== undefined
       ? null
       : rows.length <= q.limit
         ? rows.length
-        : rows === fromIndex && beside
+        : byIndex && beside
           ? beside.total
           : await countOf(db, where, cap);
   const kept = rows.slice(0, q.limit);

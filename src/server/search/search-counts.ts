@@ -472,7 +472,7 @@ class Slots {
     return intersectAll(words.map((clause) => this.union(clause.map((a) => this.alternative(a)))));
   }
 
-  count(q: CountQuery, cap: number, candidates: Candidates = (w) => this.candidates(w)): number {
+  count(q: CountQuery, cap: number, candidates: Candidates): number {
     let n = 0;
     this.each(this.matcher(q, candidates), () => ++n <= cap);
     return n;
@@ -488,7 +488,7 @@ class Slots {
     order: PageOrder,
     limit: number,
     cap: number,
-    candidates: Candidates = (w) => this.candidates(w),
+    candidates: Candidates,
   ): { total: number; seqs: number[] } {
     const found: number[] = [];
     const test = this.matcher(q, candidates);
@@ -583,7 +583,7 @@ class Slots {
 type Matcher = { candidates: Int32Array | null; matches: (slot: number) => boolean };
 
 /** Slots read since the orders were last merged, past which they are merged. */
-export const RECENT_MAX = 4_096;
+const RECENT_MAX = 4_096;
 
 /** Puts `slot` in its place in `list`, sorted by `order`. */
 function insertSorted(list: number[], slot: number, order: (a: number, b: number) => number) {
@@ -723,10 +723,9 @@ export class SearchCounts {
     return this.slots !== null && !this.rebuilding && !this.closed;
   }
 
-  /** The phones held (for sale and sold), and the slots in all, gone ones included. */
-  get held(): { phones: number; slots: number } {
-    const slots = this.slots;
-    return slots ? { phones: slots.size - slots.gone, slots: slots.size } : { phones: 0, slots: 0 };
+  /** The phones held (for sale and sold). */
+  get phones(): number {
+    return this.slots ? this.slots.size - this.slots.gone : 0;
   }
 
   /** Resolves once every task queued before it has run (for tests and the bench). */

@@ -299,7 +299,8 @@ beforeAll(async () => {
     cursor: fc.oneof(
       fc.bigInt({ min: 0n, max: 2n ** 70n }).map(String),
       fc.string(),
-      anyOf(['45050-1', '0-1', '99999999999-1', '1-2-3']),
+      // A ten-digit price past 32 bits is in the cursor's shape but no phone's (refused).
+      anyOf(['45050-1', '0-1', '99999999999-1', '9999999999-1', '2147483648-1', '1-2-3']),
     ),
     // The search's (GET /api/search).
     q: anyOf([
