@@ -5,10 +5,18 @@
  */
 import sharp from 'sharp';
 import { CATEGORY_CODES } from '../../src/shared/constants';
+import { luhnValid } from '../../src/shared/luhn';
 import { nextLink } from '../../src/shared/pagination';
 import { type Account, createAccount, type Http, okOnly } from './soak-http';
 
 export type Listed = { productId: string; price: number };
+
+/** A valid IMEI of random digits (every listing needs one, and one live listing per IMEI). */
+function randomImei(): string {
+  const body = Array.from({ length: 14 }, () => Math.floor(Math.random() * 10)).join('');
+  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
+  throw new Error('no check digit');
+}
 
 const MODELS = [
   'iPhone 13',
@@ -67,6 +75,7 @@ async function listPhone(
       condition: 'Good',
       sellerNumber: '+1 512 555 0100',
       specificatons: { ram: '8 GB', storage: '128 GB', color: 'Blue', battery: 4000 },
+      imei: randomImei(),
     },
     accept: okOnly,
   });

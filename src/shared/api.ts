@@ -247,9 +247,12 @@ export const imeiInputSchema = z
 const coverFirst = (p: { image: string; photos?: string[] | undefined }) =>
   p.photos === undefined || p.photos[0] === p.image;
 
-/** A new listing: the spec's fields, the photos, and (added) the IMEI, optional for API clients. */
+/**
+ * A new listing: the spec's fields, the photos, and (added) the IMEI, required of every client
+ * (issue 29: a listing without one escaped the blocks on stolen phones).
+ */
 export const productInputSchema = productFieldsSchema
-  .extend({ imei: imeiInputSchema.optional() })
+  .extend({ imei: imeiInputSchema })
   .refine(coverFirst, { error: 'photos: the first photo is the cover, image', path: ['photos'] });
 export type ProductInput = z.input<typeof productInputSchema>;
 
@@ -503,9 +506,10 @@ export const calls = define({
     body: productEditSchema,
     response: ack,
   },
+  /** The phone's seller, or an admin taking a listing off the market (issue 29). */
   withdrawProduct: {
     ...callRoutes.withdrawProduct,
-    access: 'seller',
+    access: 'bearer',
     tag: 'products',
     params: idQuery,
     response: ack,

@@ -32,6 +32,10 @@ export const specificationsSchema = z.object({
   battery: z.number().int().positive(),
 });
 
+/**
+ * A phone as anyone may see it: the spec's entity without the seller's `sellerNumber` and `email`
+ * (issue 29). A way to reach the seller is for their own views, the admin's and a paid sale's.
+ */
 export const productSchema = z.object({
   _id: idSchema,
   modelName: z.string(),
@@ -44,8 +48,6 @@ export const productSchema = z.object({
   timeUsed: z.number().int().nonnegative(),
   condition: z.enum(CONDITION_OPTIONS),
   sellerName: z.string(),
-  sellerNumber: z.string(),
-  email: z.string(),
   categoryId: categoryCodeSchema,
   userStatus: z.string().nullable(),
   /** Public lists hold sold and available phones; only their seller sees a withdrawn one. */
@@ -73,6 +75,8 @@ export type Product = z.infer<typeof productSchema>;
 
 /** A phone as its seller (My Products) or an admin sees it: the whole IMEI, and whether it is advertised. */
 export const ownProductSchema = productSchema.extend({
+  sellerNumber: z.string(),
+  email: z.string(),
   imei: z.string().nullable(),
   advertised: z.boolean(),
   /** The admin blocked its IMEI as reported stolen: it cannot be relisted. */
@@ -177,7 +181,6 @@ export const advertisedItemSchema = z.object({
   advertiseId: idSchema,
   location: z.string(),
   timeUsed: z.number().int().nonnegative(),
-  email: z.string(),
   categoryId: categoryCodeSchema,
 });
 export type AdvertisedItem = z.infer<typeof advertisedItemSchema>;

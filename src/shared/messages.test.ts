@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HIDDEN_CONTACT, hideContacts } from './messages';
+import { HIDDEN_CONTACT, hideContacts, withoutContacts } from './messages';
 
 describe('hiding contact details before a payment', () => {
   it.each([
@@ -20,6 +21,25 @@ describe('hiding contact details before a payment', () => {
     ['see https://evil.example/deal?x=1 now', `see ${HIDDEN_CONTACT} now`],
     ['www.example.org', HIDDEN_CONTACT],
     ['photos at myshop.store/phone', `photos at ${HIDDEN_CONTACT}`],
+    // The spellings an outside review slipped past the first patterns (issue 29).
+    ['call 555,123,4567', `call ${HIDDEN_CONTACT}`],
+    ['call 555_123_4567', `call ${HIDDEN_CONTACT}`],
+    ['call 555|123|4567', `call ${HIDDEN_CONTACT}`],
+    ['call 555;123;4567', `call ${HIDDEN_CONTACT}`],
+    ['call 555*123#4567!', `call ${HIDDEN_CONTACT}!`],
+    ['john @ gmail . com', HIDDEN_CONTACT],
+    ['write john@example', `write ${HIDDEN_CONTACT}`],
+    ['evil(dot)com', HIDDEN_CONTACT],
+    ['evil [dot] shop', HIDDEN_CONTACT],
+    ['hxxps://evil[.]example', HIDDEN_CONTACT],
+    ['go to evil[.]example now', `go to ${HIDDEN_CONTACT} now`],
+    ['https[:]//evil.example/x', HIDDEN_CONTACT],
+    ['visit scam-shop.xyz/pay', `visit ${HIDDEN_CONTACT}`],
+    [
+      'Cafe, call 555 987 6543 or bob@example.com',
+      `Cafe, call ${HIDDEN_CONTACT} or ${HIDDEN_CONTACT}`,
+    ],
+    ['Call 5551234567', `Call ${HIDDEN_CONTACT}`],
   ])('%s', (text, expected) => {
     expect(hideContacts(text).text).toBe(expected);
     expect(hideContacts(text).hidden).toBe(expected !== text);
@@ -32,7 +52,102 @@ describe('hiding contact details before a payment', () => {
     'The iPhone 13 Pro Max, 256 GB',
     'Meet at the library at noon, I will be at the door.',
     'I bought it at Best Buy for $1,099 in 2023.',
+    'Prices: $450, $500, $600 for the three.',
+    'Meet @ noon by the fountain.',
+    'Screen is 6.1in/15.5cm, iOS 17.1.2.',
+    'Battery 91%, 4,500 mAh, 128/256 GB options.',
+    'Maya Chen',
   ])('leaves a message without contact details as it is: %s', (text) => {
     expect(hideContacts(text)).toEqual({ text, hidden: false });
+  });
+});
+
+/** Separators people put between digits: anything but a letter, a currency sign or '%'. */
+const separator = fc.constantFrom(
+  ' ',
+  '.',
+  '-',
+  '/',
+  '(',
+  ')',
+  ',',
+  '_',
+  '|',
+  ';',
+  ':',
+  '*',
+  '#',
+  '~',
+  '+',
+  "'",
+  '"',
+  '\\',
+  '\n',
+  '\t',
+);
+const digits = (min: number, max: number) =>
+  fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max });
+/** A number of 7 to 15 digits, each gap filled with up to three separators. */
+const spelledNumber = digits(7, 15).chain((ds) =>
+  fc.tuple(...ds.slice(1).map(() => fc.array(separator, { maxLength: 3 }))).map((gaps) => ({
+    digits: ds.join(''),
+    text: ds.map((d, i) => (i === 0 ? '' : (gaps[i - 1] ?? []).join('')) + String(d)).join(''),
+  })),
+);
+const word = fc.stringMatching(/^[a-z]{3,10}$/);
+const spaces = fc.constantFrom('', ' ', '  ');
+/** An address with spaces around '@' and '.', or either spelled out or bracketed. */
+const spelledAddress = fc
+  .tuple(word, word, fc.constantFrom('com', 'net', 'org', 'io', 'xyz'), spaces, spaces)
+  .chain(([user, domain, tld, s1, s2]) =>
+    fc.constantFrom(
+      `${user}${s1}@${s2}${domain}${s1}.${s2}${tld}`,
+      `${user} (at) ${domain} (dot) ${tld}`,
+      `${user}[at]${domain}[dot]${tld}`,
+      `${user}@${domain}`,
+      `${domain}(dot)${tld}`,
+      `${domain}[.]${tld}`,
+      `hxxps://${domain}[.]${tld}/${user}`,
+      `${domain}-${user}.${tld}/pay`,
+    ),
+  );
+const sentence = fc.array(word, { minLength: 0, maxLength: 4 }).map((ws) => ws.join(' '));
+
+describe('hiding contact details, for any spelling (property)', () => {
+  it('hides every number of seven digits or more, whatever is between its digits', () => {
+    fc.assert(
+      fc.property(sentence, spelledNumber, sentence, (before, number, after) => {
+        const { text, hidden } = hideContacts(`${before} ${number.text} ${after}`);
+        expect(hidden).toBe(true);
+        expect(text.replace(/\D/g, '')).not.toContain(number.digits);
+      }),
+    );
+  });
+
+  it('hides every address and link, spaced, spelled out, bracketed or defanged', () => {
+    fc.assert(
+      fc.property(sentence, spelledAddress, sentence, (before, address, after) => {
+        const shown = withoutContacts(`${before} ${address} ${after}`);
+        expect(shown).toContain(HIDDEN_CONTACT);
+        expect(shown).not.toMatch(/@|\[\.\]|\(dot\)|\[dot\]|\/pay|hxxps/);
+      }),
+    );
+  });
+
+  it('leaves words and short numbers as they are', () => {
+    const shortNumber = digits(1, 6).map((ds) => ds.join(''));
+    // Each number stands beside words, as in a description: '$450 for 128 GB with 91 percent'.
+    const amount = fc.oneof(
+      shortNumber.map((n) => `$${n}`),
+      shortNumber.map((n) => `${n} GB`),
+    );
+    const text = fc
+      .array(fc.tuple(word, amount), { maxLength: 6 })
+      .map((parts) => parts.flat().join(' '));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(hideContacts(t)).toEqual({ text: t, hidden: false });
+      }),
+    );
   });
 });

@@ -50,12 +50,15 @@ describe('GET /api/category/:id', () => {
       resellPrice: 199.99,
       originalPrice: 799,
       categoryId: '02',
-      email: seller.email,
+      sellerId: seller.id,
       sellerName: seller.name,
       status: 'available',
       userStatus: null,
       specificatons: { ram: '8 GB', storage: '128 GB', color: 'Blue', battery: 4000 },
     });
+    // Anyone reads it: no way to reach the seller (issue 29).
+    expect(body[1]).not.toHaveProperty('email');
+    expect(body[1]).not.toHaveProperty('sellerNumber');
     expect(new Date(first.timeOfPost).getTime()).toBe(older.createdAt.getTime());
     expect(res.headers.link).toBeUndefined();
   });
@@ -143,10 +146,10 @@ describe('GET /api/advertise', () => {
     expect(items[0]).toMatchObject({
       modelName: 'Second ad',
       price: 450.5,
-      email: seller.email,
       categoryId: '01',
       feature: { ram: '8 GB', storage: '128 GB', color: 'Blue', battery: 4000 },
     });
+    expect(res.json()[0]).not.toHaveProperty('email');
   });
 
   it('drops a phone from the list once it sells', async () => {

@@ -12,11 +12,12 @@ import { blockedImeis, orders, products, users } from '../../src/server/db/schem
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
 import { buyingCalls } from '../helpers/buying';
 import { createProduct, orderValues, uniqueImei } from '../helpers/factories';
+import { fingerprint } from '../helpers/fingerprint';
+import { storedPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' };
-const PHOTO = '/images/0123456789abcdef0123456789abcdef-640.webp';
-
+let PHOTO: string;
 let t: TestApp;
 let seller: Account;
 let otherSeller: Account;
@@ -32,6 +33,7 @@ beforeAll(async () => {
     createAccount(t.app, 'user'),
     createAdmin(t.app),
   ]);
+  PHOTO = await storedPhoto(t.app, seller.bearer);
 });
 afterAll(() => t.close());
 
@@ -212,6 +214,17 @@ describe('a blocked IMEI', () => {
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe('IMEI: this phone was reported stolen and cannot be listed');
     }
+  });
+
+  it('cannot be listed again by leaving the IMEI out: every listing needs one (issue 29)', async () => {
+    const imei = uniqueImei();
+    await listed(seller, imei);
+    expect((await block(imei)).statusCode).toBe(200);
+    const before = await fingerprint(t.database.db);
+    const res = await list(seller, undefined);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({ imei: expect.stringMatching(/^IMEI: /) });
+    expect(await fingerprint(t.database.db)).toEqual(before);
   });
 
   it('cannot be relisted by its seller', async () => {

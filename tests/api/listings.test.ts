@@ -57,6 +57,7 @@ const typed = (change: Record<string, unknown> = {}) => ({
   condition: 'Good',
   sellerNumber: '+1 512 555 0100',
   specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: '4,500 mAh' },
+  imei: uniqueImei(),
   ...change,
 });
 
@@ -335,6 +336,24 @@ describe('withdrawing and relisting', () => {
       await inAdvertised(id),
       await inSellerList(id),
     ]).toEqual([true, true, true, true]);
+  });
+
+  it("is the admin's too: a listing taken off every public list, not by a buyer (issue 29)", async () => {
+    const model = uniqueModel();
+    const id = await listed(typed({ modelName: model }));
+    expect((await post(`/api/products/${id}/withdraw`, buyer.bearer)).statusCode).toBe(403);
+    expect((await post(`/api/products/${id}/withdraw`, otherSeller.bearer)).statusCode).toBe(403);
+    expect(await inSearch(model)).toBe(true);
+    const res = await post(`/api/products/${id}/withdraw`, admin.bearer);
+    expect(res.statusCode, res.body).toBe(200);
+    expect([await inCategory(id), await inSearch(model), await inSellerList(id)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    // The seller sees it withdrawn, and relisting is theirs alone.
+    expect((await mine()).find((p) => p._id === id)?.status).toBe('withdrawn');
+    expect((await post(`/api/products/${id}/relist`, admin.bearer)).statusCode).toBe(403);
   });
 
   it('refuses to book a withdrawn phone with a clear message', async () => {

@@ -7,9 +7,10 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loosePhotos, orders, products } from '../../src/server/db/schema';
-import { PHOTO_GONE } from '../../src/server/images/loose-photos';
+import { PHOTO_GONE, PHOTO_UNKNOWN } from '../../src/server/images/loose-photos';
 import { type Account, createAccount } from '../helpers/accounts';
-import { orderValues } from '../helpers/factories';
+import { orderValues, uniqueImei } from '../helpers/factories';
+import { fingerprint } from '../helpers/fingerprint';
 import { uploadPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -31,7 +32,13 @@ afterAll(() => t?.close());
 /** A photo of a colour no other test uses, so it is stored under a hash of its own. */
 const newPhoto = () =>
   sharp({
-    create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 20, b: colour++ } },
+    // Colours far apart: two near ones can encode to the same bytes (and the same name).
+    create: {
+      width: 64,
+      height: 48,
+      channels: 3,
+      background: { r: (colour * 97) % 256, g: (colour * 53) % 256, b: (colour++ * 29) % 256 },
+    },
   })
     .jpeg()
     .toBuffer();
@@ -66,6 +73,7 @@ const listing = (photos: string[]) => ({
   condition: 'Good',
   sellerNumber: '+1 512 555 0100',
   specificatons: { ram: '8 GB', storage: '128 GB', color: 'Blue', battery: 4500 },
+  imei: uniqueImei(),
 });
 
 async function list(photos: string[]): Promise<string> {
@@ -112,6 +120,35 @@ describe('a photo no phone takes', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ message: PHOTO_GONE, fields: { image: PHOTO_GONE } });
     expect((await t.database.db.select({ id: products.id }).from(products)).length).toBe(before);
+  });
+
+  it('refuses a photo named as ours that our store never had (issue 29); nothing is listed', async () => {
+    const real = await upload();
+    const madeUp = '/images/0123456789abcdef0123456789abcdef-640.webp';
+    const before = await fingerprint(t.database.db);
+    for (const photos of [[madeUp], [real, madeUp]]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/products',
+        payload: listing(photos),
+        headers: seller.bearer,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ message: PHOTO_UNKNOWN });
+    }
+    expect(await fingerprint(t.database.db)).toEqual(before);
+    // Nor on a phone listed already, while its own photos (shown for days) are kept.
+    const id = await list([real]);
+    await sweep(25);
+    const set = (photos: string[]) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/products/${id}/photos`,
+        payload: { photos },
+        headers: seller.bearer,
+      });
+    expect((await set([real, madeUp])).statusCode).toBe(400);
+    expect((await set([real])).statusCode).toBe(200);
   });
 
   it('comes back when uploaded again, and can then be listed', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advertisements, orders, products, wishListItems } from '../../src/server/db/schema';
 import { productSchema } from '../../src/shared/entities';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
+import { uniqueImei } from '../helpers/factories';
 import { uploadPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -57,6 +58,7 @@ const validProduct = (image: string) => ({
   condition: 'Good',
   sellerNumber: '+1 512 555 0100',
   specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: '4000' },
+  imei: uniqueImei(),
 });
 
 async function addProduct(body: unknown, headers = seller.bearer) {
@@ -140,7 +142,7 @@ describe('POST /api/products', () => {
       .json()
       .find((p: { _id: string }) => p._id === insertedId);
     expect(productSchema.parse(listed)).toMatchObject({
-      email: seller.email,
+      sellerId: seller.id,
       sellerName: seller.name,
       status: 'available',
       resellPrice: 349.5,

@@ -56,6 +56,7 @@ export async function listPhone(
         condition: 'Good',
         sellerNumber: '+1 303 555 0100',
         specificatons: { ram: '8 GB', storage: '128 GB', color: 'Blue', battery: 4500 },
+        imei: uniqueImei(),
       },
     }),
   );

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { type Account, createAccountViaApi } from './api';
+import { type Account, createAccountViaApi, uniqueImei } from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
 
@@ -59,6 +59,7 @@ async function listPhones(baseURL: string, word: string): Promise<Account> {
           color: 'Black',
           battery: 4000,
         },
+        imei: uniqueImei(),
       },
     });
     expect(res.ok(), await res.text()).toBe(true);

@@ -34,3 +34,18 @@ export function uploadPhoto(
     payload: body.payload,
   });
 }
+
+/** A photo stored by the image host for `headers`' seller: its URL, as a listing names it. */
+export async function storedPhoto(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  background = '#468',
+): Promise<string> {
+  const { default: sharp } = await import('sharp');
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
+  const res = await uploadPhoto(app, headers, jpeg);
+  if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  return res.json().data.url;
+}

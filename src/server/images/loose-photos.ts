@@ -44,6 +44,8 @@ const OUTER_URL = sql.raw('"loose_photos"."url"');
 
 export const PHOTO_GONE =
   'Photos: a photo was removed after a day on no phone; remove it and add it again';
+export const PHOTO_UNKNOWN =
+  'Photos: a photo was never uploaded here; remove it and add it again';
 
 /** `Store` is the store's own class where the caller knows it (the image host serves from it). */
 export class LoosePhotos<Store extends ImageStore = ImageStore> {
@@ -75,19 +77,31 @@ export class LoosePhotos<Store extends ImageStore = ImageStore> {
 
   /**
    * Inside the transaction that saves a phone's photos: waits for a sweep under way, then
-   * refuses a photo that was swept (a form kept open for more than a day after its upload). The
-   * sweep waits in turn until this transaction ends, and then sees the phone.
+   * refuses a photo that was swept (a form kept open for more than a day after its upload), and
+   * one the store never had: a name of our shape made up (issue 29), which would show a broken
+   * photo. The sweep waits in turn until this transaction ends, and then sees the phone.
    */
   async keep(tx: Tx, urls: readonly string[]): Promise<void> {
-    const own = urls.filter((url) => this.store.owns(url));
+    const own = [...new Set(urls.filter((url) => this.store.owns(url)))];
     if (own.length === 0) return;
     await tx.execute(sql`select pg_advisory_xact_lock_shared(${SWEEP_LOCK})`);
-    const swept = await tx
-      .select({ url: loosePhotos.url })
+    const noted = await tx
+      .select({ url: loosePhotos.url, sweptAt: loosePhotos.sweptAt })
       .from(loosePhotos)
-      .where(and(inArray(loosePhotos.url, own), isNotNull(loosePhotos.sweptAt)))
-      .limit(1);
-    if (swept.length > 0) throw DomainError.badRequest(PHOTO_GONE);
+      .where(inArray(loosePhotos.url, own));
+    if (noted.some((row) => row.sweptAt !== null)) throw DomainError.badRequest(PHOTO_GONE);
+    // A photo not noted since its upload is one a phone or a sale has shown for a day or more.
+    const recent = new Set(noted.map((row) => row.url));
+    for (const url of own.filter((u) => !recent.has(u)))
+      if (!(await this.isShown(tx, url))) throw DomainError.badRequest(PHOTO_UNKNOWN);
+  }
+
+  /** Whether a phone or a sale shows the photo (the indexes answer it). */
+  private async isShown(tx: Tx, url: string): Promise<boolean> {
+    const one = { one: sql`1` };
+    const onPhone = tx.select(one).from(products).where(arrayContains(products.photos, [url]));
+    const onSale = tx.select(one).from(orders).where(eq(orders.image, url));
+    return (await onPhone.limit(1)).length > 0 || (await onSale.limit(1)).length > 0;
   }
 
   /** Checks every photo that is due; answers how many it removed. */

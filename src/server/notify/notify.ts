@@ -5,6 +5,7 @@
  * happened; the outbox sends the mail after the commit.
  */
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { withoutContacts } from '../../shared/messages';
 import { NOTIFICATION_KIND_LABELS, type NotificationKind } from '../../shared/notifications';
 import type { Db, Tx } from '../db/client';
 import { notifications, outboxMails, users, wishListItems } from '../db/schema';
@@ -36,9 +37,12 @@ const SUBJECTS: Record<NotificationKind, string> = {
 };
 
 /** Writes the notifications, and a mail for each whose person wants that kind mailed. */
-export async function notify(tx: Db | Tx, notices: readonly Notice[]): Promise<void> {
-  if (notices.length === 0) return;
-  await tx.insert(notifications).values([...notices]);
+export async function notify(tx: Db | Tx, told: readonly Notice[]): Promise<void> {
+  if (told.length === 0) return;
+  // A text names what people typed (a buyer's name, a meeting point, a phone's model): the bell
+  // and the mail show it through the one contact mask, before the payment as after (issue 29).
+  const notices = told.map((n) => ({ ...n, text: withoutContacts(n.text) }));
+  await tx.insert(notifications).values(notices);
   // Each person's open pages are told once this commits, on whichever server holds them.
   for (const userId of new Set(notices.map((n) => n.userId)))
     await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${userId})`);

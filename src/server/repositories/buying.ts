@@ -1,6 +1,7 @@
 /** Wish lists and orders: queries and the one mapping from rows to the contract's shapes. */
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
+import { withoutContacts } from '../../shared/messages';
 import type { Order, WishListItem } from '../../shared/entities';
 import type { Db, Tx } from '../db/client';
 import { orders, products, wishListItems } from '../db/schema';
@@ -22,7 +23,8 @@ export const toOrder = (
 ): Order => ({
   _id: row.id,
   userName: row.userName,
-  productName: row.productName,
+  // The seller typed the model's name: the buyer reads it through the contact mask.
+  productName: withoutContacts(row.productName),
   price: toDollars(row.priceCents),
   email: row.email,
   location: row.location,
@@ -46,7 +48,7 @@ export async function listWishList(db: Db, email: string): Promise<WishListItem[
   return rows.map(({ item, product }) => ({
     _id: item.id,
     productId: product.id,
-    productName: product.modelName,
+    productName: withoutContacts(product.modelName),
     image: product.image,
     price: toDollars(product.resellPriceCents),
     email: item.email,

@@ -4,6 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { PaginationQuery, productEditSchema, productInputSchema } from '../../shared/api';
 import type { AdvertisedItem, OwnProduct, Product, RatingSummary } from '../../shared/entities';
+import { withoutContacts } from '../../shared/messages';
 import type { Db, Tx } from '../db/client';
 import {
   advertisements,
@@ -33,21 +34,23 @@ export type ProductSeller = {
   priceNote?: PriceNote;
 };
 
+/**
+ * A phone as anyone sees it: no way to reach its seller, and what the seller typed (name, model,
+ * colour, place, description) through the one contact mask (issue 29).
+ */
 export function toProduct(row: ProductRow, seller: ProductSeller): Product {
   return {
     _id: row.id,
-    modelName: row.modelName,
+    modelName: withoutContacts(row.modelName),
     image: row.image,
     originalPrice: toDollars(row.originalPriceCents),
     resellPrice: toDollars(row.resellPriceCents),
-    location: row.location,
-    description: row.description,
+    location: withoutContacts(row.location),
+    description: withoutContacts(row.description),
     timeOfPost: row.createdAt.toISOString(),
     timeUsed: row.timeUsed,
     condition: row.condition as Product['condition'],
-    sellerName: row.sellerName,
-    sellerNumber: row.sellerNumber,
-    email: row.sellerEmail,
+    sellerName: withoutContacts(row.sellerName),
     categoryId: row.categoryId as Product['categoryId'],
     // The seller's verification is read live, so verifying a seller badges old phones too.
     userStatus: seller.status,
@@ -69,7 +72,7 @@ export function toProduct(row: ProductRow, seller: ProductSeller): Product {
 const specificationsOf = (row: ProductRow): Product['specificatons'] => ({
   ram: row.ram as Product['specificatons']['ram'],
   storage: row.storage as Product['specificatons']['storage'],
-  color: row.color,
+  color: withoutContacts(row.color),
   battery: row.battery,
 });
 
@@ -126,14 +129,13 @@ export function toAdvertisedItem(
 ): AdvertisedItem {
   return {
     _id: ad.id,
-    modelName: product.modelName,
+    modelName: withoutContacts(product.modelName),
     image: product.image,
     price: toDollars(product.resellPriceCents),
     feature: specificationsOf(product),
     advertiseId: product.id,
-    location: product.location,
+    location: withoutContacts(product.location),
     timeUsed: product.timeUsed,
-    email: product.sellerEmail,
     categoryId: product.categoryId as AdvertisedItem['categoryId'],
   };
 }
@@ -230,6 +232,14 @@ export async function listOwnProducts(
     (r) => r.product.seq,
     (r) => ({
       ...productOf(r),
+      // Their own words as they typed them, to edit, and how buyers who paid will reach them.
+      modelName: r.product.modelName,
+      location: r.product.location,
+      description: r.product.description,
+      sellerName: r.product.sellerName,
+      specificatons: { ...specificationsOf(r.product), color: r.product.color },
+      sellerNumber: r.product.sellerNumber,
+      email: r.product.sellerEmail,
       imei: r.product.imeiSealed === null ? null : vault.open(r.product.imeiSealed),
       advertised: r.advertised,
       imeiBlocked: r.imeiBlocked,

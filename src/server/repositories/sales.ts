@@ -2,9 +2,11 @@
  * Sales as their buyer, seller or an admin sees them: an order with its payment, its dispute,
  * both ratings and both sides' standing, mapped once to the contract's `Sale`.
  */
+
 import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import type { Booking, Sale } from '../../shared/entities';
+import { withoutContacts } from '../../shared/messages';
 import {
   type Actor,
   type OrderTransition,
@@ -89,14 +91,15 @@ function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, 
   return {
     _id: order.id,
     productId: order.productId,
-    productName: order.productName,
+    productName: withoutContacts(order.productName),
     image: order.image,
     price: toDollars(order.priceCents),
     status: order.status,
     stage: order.stage,
     side,
     actions: actionsOf(row, side, given, now),
-    meetingPoint: order.location,
+    // The buyer typed it: the seller reads it through the contact mask until the payment.
+    meetingPoint: side === 'seller' && !paid ? withoutContacts(order.location) : order.location,
     bookedAt: order.createdAt.toISOString(),
     paidAt: iso(order.paidAt),
     holdExpiresAt: order.stage === 'paid' ? iso(order.holdExpiresAt) : null,
@@ -105,13 +108,13 @@ function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, 
     cancelledBy: order.cancelledBy,
     soldElsewhere: isSoldElsewhere(order, row.productStatus),
     buyer: {
-      name: order.userName,
+      name: side === 'buyer' ? order.userName : withoutContacts(order.userName),
       email: side === 'seller' && !paid ? null : order.email,
       number: side === 'buyer' || showNumbers ? order.number : null,
       rating: row.buyerRating,
     },
     seller: {
-      name: order.sellerName ?? 'A former seller',
+      name: withoutContacts(order.sellerName ?? 'A former seller'),
       email: side === 'buyer' && !paid ? null : order.sellerEmail,
       number: side === 'seller' || showNumbers ? order.sellerNumber : null,
       rating: row.sellerRating,

@@ -2,10 +2,12 @@
  * Sellers as anyone may see them (issue 18): a seller's profile, a phone with its seller, and a
  * seller's phones for sale. Never an e-mail address or a phone number in a profile.
  */
+
 import { and, count, eq, lt, type Placeholder, sql } from 'drizzle-orm';
 import type { PaginationQuery, ProductPage } from '../../shared/api';
 import { USER_STATUS_VERIFIED } from '../../shared/constants';
 import type { Product, RatingSummary, SellerProfile } from '../../shared/entities';
+import { withoutContacts } from '../../shared/messages';
 import type { Db } from '../db/client';
 import { products, users } from '../db/schema';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
@@ -39,7 +41,7 @@ type SellerRow = {
 
 const toSellerProfile = (row: SellerRow): SellerProfile => ({
   _id: row.id,
-  name: row.name,
+  name: withoutContacts(row.name),
   verified: row.status === USER_STATUS_VERIFIED,
   memberSince: row.createdAt.toISOString(),
   rating: row.rating,

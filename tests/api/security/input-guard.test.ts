@@ -14,12 +14,15 @@ import {
   signUp,
 } from '../../helpers/accounts';
 import { buyingCalls } from '../../helpers/buying';
+import { uniqueImei } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
+import { storedPhoto } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 
 let t: TestApp;
 let seller: Account;
 let buyer: Account;
+let photo: string;
 const { phone, bookedOrder, intentFor } = buyingCalls(() => ({ t, seller }));
 
 beforeAll(async () => {
@@ -28,6 +31,7 @@ beforeAll(async () => {
     createAccount(t.app, 'seller'),
     createAccount(t.app, 'user'),
   ]);
+  photo = await storedPhoto(t.app, seller.bearer);
 });
 afterAll(() => t.close());
 
@@ -37,7 +41,7 @@ const CARD = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: 
 const product = (overrides: Record<string, unknown> = {}) => ({
   categoryId: '01',
   modelName: 'Pixel 8',
-  image: '/images/0123456789abcdef0123456789abcdef-640.webp',
+  image: photo,
   originalPrice: 699,
   resellPrice: 449.99,
   location: 'Austin, TX',
@@ -46,6 +50,7 @@ const product = (overrides: Record<string, unknown> = {}) => ({
   condition: 'Good',
   sellerNumber: '+1 512 555 0100',
   specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: 4500 },
+  imei: uniqueImei(),
   ...overrides,
 });
 

@@ -24,6 +24,11 @@ export const CATALOG_TEXT = {
   soldNotice: 'This phone has been sold.',
   /** Issue 19: its seller withdrew it. */
   withdrawnNotice: 'This phone is no longer listed.',
+  adminWithdraw: 'Withdraw this listing',
+  adminWithdrawQuestion:
+    'Withdraw this listing? Buyers will no longer see it; its seller can relist it.',
+  adminWithdrawn: 'The listing is withdrawn.',
+  adminWithdrawFailed: 'The listing was not withdrawn.',
   soldNoticeMore: 'See what else this seller has for sale.',
   aboutSeller: 'About the seller',
   memberSince: 'Member since',

@@ -18,8 +18,6 @@ const product: Product = {
   timeUsed: 10,
   condition: 'Flawless',
   sellerName: 'Maya Chen',
-  sellerNumber: '+1 512 555 0143',
-  email: 'seller@example.com',
   categoryId: '02',
   userStatus: 'verified',
   status: 'available',

@@ -1,3 +1,4 @@
+import { useRole } from '@client/lib/auth/roles';
 import { useAuthUser } from '@client/lib/auth/use-auth';
 import { formatDollars, storageLabel } from '@client/lib/format';
 import { PageHead } from '@client/lib/page-head';
@@ -9,6 +10,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import { productQueryOptions, useProduct } from '../api/get-product';
 import { sellerPreviewQueryOptions, useOtherPhones } from '../api/get-seller-listings';
+import { AdminWithdraw } from '../components/admin-withdraw';
 import { AskSeller } from '../components/ask-seller';
 import { PhotoGallery } from '../components/photo-gallery';
 import { ProductActions } from '../components/product-actions';
@@ -138,6 +140,7 @@ export function ProductRoute() {
   } = useProduct(id);
   const actions = usePhoneActions([product]);
   const user = useAuthUser();
+  const role = useRole(user?.email ?? '');
   const sold = product.status === 'sold';
   // Withdrawn by its seller (issue 19): the page says so, and offers no booking.
   const withdrawn = product.status === 'withdrawn';
@@ -203,6 +206,10 @@ export function ProductRoute() {
                 </Link>
               </span>
             </div>
+          )}
+          {/* The admin takes a listing off the market (issue 29); its seller may relist it. */}
+          {role.role === 'admin' && product.status === 'available' && (
+            <AdminWithdraw productId={product._id} modelName={product.modelName} />
           )}
           {!withdrawn && (
             <ProductActions

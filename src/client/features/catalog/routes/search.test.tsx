@@ -30,8 +30,6 @@ const phone = (n: number, overrides: Partial<Product> = {}): Product => ({
   timeUsed: 10,
   condition: 'Good',
   sellerName: 'Maya Chen',
-  sellerNumber: '+1 512 555 0143',
-  email: 'seller@example.com',
   categoryId: '01',
   userStatus: 'verified',
   status: 'available',

@@ -20,7 +20,6 @@ const ad: AdvertisedItem = {
   advertiseId: '7b0a3c1e-0000-4000-8000-0000000000c1',
   location: 'Denver, CO',
   timeUsed: 9,
-  email: 'seller@example.com',
   categoryId: '05',
 };
 
