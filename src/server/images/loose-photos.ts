@@ -44,8 +44,7 @@ const OUTER_URL = sql.raw('"loose_photos"."url"');
 
 export const PHOTO_GONE =
   'Photos: a photo was removed after a day on no phone; remove it and add it again';
-export const PHOTO_UNKNOWN =
-  'Photos: a photo was never uploaded here; remove it and add it again';
+export const PHOTO_UNKNOWN = 'Photos: a photo was never uploaded here; remove it and add it again';
 
 /** `Store` is the store's own class where the caller knows it (the image host serves from it). */
 export class LoosePhotos<Store extends ImageStore = ImageStore> {
@@ -99,7 +98,10 @@ export class LoosePhotos<Store extends ImageStore = ImageStore> {
   /** Whether a phone or a sale shows the photo (the indexes answer it). */
   private async isShown(tx: Tx, url: string): Promise<boolean> {
     const one = { one: sql`1` };
-    const onPhone = tx.select(one).from(products).where(arrayContains(products.photos, [url]));
+    const onPhone = tx
+      .select(one)
+      .from(products)
+      .where(arrayContains(products.photos, [url]));
     const onSale = tx.select(one).from(orders).where(eq(orders.image, url));
     return (await onPhone.limit(1)).length > 0 || (await onSale.limit(1)).length > 0;
   }

@@ -1,8 +1,8 @@
 /** Wish lists and orders: queries and the one mapping from rows to the contract's shapes. */
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
-import { withoutContacts } from '../../shared/messages';
 import type { Order, WishListItem } from '../../shared/entities';
+import { withoutContacts } from '../../shared/messages';
 import type { Db, Tx } from '../db/client';
 import { orders, products, wishListItems } from '../db/schema';
 import { toDollars } from './money';
