@@ -13,8 +13,8 @@ export type MailCap = {
   /** At most this many mails of the kind to one person in `minutes` (counted in the outbox). */
   max: number;
   minutes: number;
-  /** The same limit in words, for the mail that uses up the allowance. */
-  inWords: string;
+  /** The window in words ("an hour"), for the mail that uses up the allowance. */
+  per: string;
   /**
    * At most one mail about one page (one phone) in this many minutes: the bell told of it
    * already, whether or not that was mailed.
@@ -26,14 +26,14 @@ const DAY = 24 * 60;
 
 export const MAIL_CAPS: Record<NotificationKind, MailCap | null> = {
   // A seller's: a loop of bookings and deletes is at most five of each an hour in the inbox.
-  booking: { max: 5, minutes: 60, inWords: 'five an hour' },
-  cancel: { max: 5, minutes: 60, inWords: 'five an hour' },
+  booking: { max: 5, minutes: 60, per: 'an hour' },
+  cancel: { max: 5, minutes: 60, per: 'an hour' },
   // The conversation shows the rest (and nothing is mailed while a live page is open).
-  message: { max: 1, minutes: 10, inWords: 'one in ten minutes' },
+  message: { max: 1, minutes: 10, per: 'in ten minutes' },
   // A price bounced up and down mails a wisher once a day per phone, and ten phones a day at most.
-  'price-drop': { max: 10, minutes: DAY, inWords: 'ten a day', onePerPageMinutes: DAY },
+  'price-drop': { max: 10, minutes: DAY, per: 'a day', onePerPageMinutes: DAY },
   // A phone sold, its sale cancelled and sold again: one mail a day per phone.
-  'wishlist-sold': { max: 10, minutes: DAY, inWords: 'ten a day', onePerPageMinutes: DAY },
+  'wishlist-sold': { max: 10, minutes: DAY, per: 'a day', onePerPageMinutes: DAY },
   payment: null,
   handover: null,
   'seller-verified': null,

@@ -97,7 +97,7 @@ export async function notify(tx: Db | Tx, notices: readonly Notice[]): Promise<v
         // Said in the mail that uses up the allowance, so a quiet inbox is not mistaken for calm.
         ...(lastOfCap && cap
           ? [
-              `You get at most ${cap.inWords} of these mails; any more wait in your notifications on Phone Market.`,
+              `You get at most ${cap.max} of these mails ${cap.per}; any more wait in your notifications on Phone Market.`,
             ]
           : []),
       ],
