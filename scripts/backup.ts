@@ -18,6 +18,7 @@ import { defaultBackupsDirOf, takeBackup, writeDump } from '../src/server/backup
 import { openDatabase } from '../src/server/db/client';
 import { DataDirInUseError } from '../src/server/db/data-dir-lock';
 import { askRunningServer } from '../src/server/operator';
+import { createFilesPrivately } from '../src/server/private-files';
 import { configOrFail, fail, parsedOrUsage } from './lib/command-line';
 
 const USAGE =
@@ -28,6 +29,8 @@ const { out } = parsedOrUsage(
   () => parseArgs({ options: { out: { type: 'string' } } }).values,
   USAGE,
 );
+// What it writes (a backup, a restored DATA_DIR) holds secrets: its owner's alone.
+createFilesPrivately();
 const config = configOrFail();
 if (config.DATABASE_URL) {
   fail(

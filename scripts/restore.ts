@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BackupError } from '../src/server/backup/manifest';
 import { restoreBackup } from '../src/server/backup/restore-backup';
+import { createFilesPrivately } from '../src/server/private-files';
 import { configOrFail, fail, parsedOrUsage } from './lib/command-line';
 
 const USAGE =
@@ -23,6 +24,8 @@ const { backupDir, secretsDir } = parsedOrUsage(() => {
   if (positionals.length !== 1) throw new Error('give one backup directory');
   return { backupDir: positionals[0] as string, secretsDir: values.secrets };
 }, USAGE);
+// What it writes (a backup, a restored DATA_DIR) holds secrets: its owner's alone.
+createFilesPrivately();
 const config = configOrFail();
 if (config.DATABASE_URL) {
   fail(

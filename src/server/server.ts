@@ -10,12 +10,15 @@ import { openDatabase } from './db/client';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { imageStoreOf } from './images/image-store-of';
 import { listenForOperator, runOperatorCommand } from './operator';
+import { createFilesPrivately, makeDataDirPrivate } from './private-files';
 import { demoAccountsPresent, demoPassword, hasAnyUser, seedDemo } from './seed/demo';
 
 /** How long the close waits for requests under way before it cuts their connections. */
 const CLOSE_GRACE_MS = 3000;
 
 async function main(): Promise<void> {
+  // Before anything is written: the database, mail, photos and secrets are the owner's alone.
+  createFilesPrivately();
   let config: Config;
   try {
     config = loadConfig();
@@ -25,6 +28,14 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     throw err;
+  }
+
+  const open = await makeDataDirPrivate(config.DATA_DIR);
+  if (open.length > 0) {
+    const what = open.map((name) => (name === '.' ? 'the directory itself' : name)).join(', ');
+    console.warn(
+      `DATA_DIR ${path.resolve(config.DATA_DIR)} was readable by others (${what}); made private: only its owner can read it now (directories 0700, files 0600).`,
+    );
   }
 
   // A restore cut off halfway left DATA_DIR part old, part restored: it must finish first.

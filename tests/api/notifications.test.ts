@@ -7,6 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema';
+import { unsubscribeKey } from '../../src/server/repositories/notifications';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
 import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
@@ -114,8 +115,9 @@ describe('a sale tells each side what it needs to know, once', () => {
     // The site's own address in the links, as the server knows it (PUBLIC_URL, or local).
     const site = `http://localhost:${t.app.config.PORT}`;
     expect(booked.text).toContain(`${site}/dashboard/mysales`);
+    const { id, mailKey } = await recordOf(seller);
     expect(unsubscribeHeader(booked)).toBe(
-      `<${site}/api/mail-settings/unsubscribe?u=${(await recordOf(seller)).id}&kind=booking&key=${(await recordOf(seller)).mailKey}>`,
+      `<${site}/api/mail-settings/unsubscribe?u=${id}&kind=booking&key=${unsubscribeKey(mailKey, 'booking')}>`,
     );
 
     await pay(buyer, orderId);
@@ -273,12 +275,22 @@ describe('mail settings', () => {
     await pay(buyer, await book(buyer, product.id));
     const mail = await smtp.next(wisher.email);
     const link = new URL(unsubscribeHeader(mail).replace(/^<|>$/g, ''));
-    expect(link.searchParams.get('key')).toBe((await recordOf(wisher)).mailKey);
+    const { mailKey } = await recordOf(wisher);
+    expect(link.searchParams.get('key')).toBe(unsubscribeKey(mailKey, 'wishlist-sold'));
 
-    const wrong = new URLSearchParams(link.search);
-    wrong.set('key', '0'.repeat(32));
-    const refused = await t.app.inject({ method: 'POST', url: `${link.pathname}?${wrong}` });
-    expect(refused.statusCode).toBe(404);
+    // A wrong key, the account's own mail key, and this link's key with another kind: refused.
+    for (const [name, value] of [
+      ['key', '0'.repeat(32)],
+      ['key', mailKey],
+      ['kind', 'payment'],
+      ['kind', 'message'],
+    ] as const) {
+      const wrong = new URLSearchParams(link.search);
+      wrong.set(name, value);
+      const refused = await t.app.inject({ method: 'POST', url: `${link.pathname}?${wrong}` });
+      expect(refused.statusCode, `${name}=${value}`).toBe(404);
+      expect(refused.json()).toEqual({ message: 'This unsubscribe link is not valid' });
+    }
     expect((await call(wisher, 'GET', '/api/mail-settings')).json()).toEqual({ off: [] });
 
     const res = await t.app.inject({

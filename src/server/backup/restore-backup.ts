@@ -15,6 +15,7 @@ import { lstat, mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/prom
 import path from 'node:path';
 import { z } from 'zod';
 import { DataDirInUseError, LOCK_FILE, lockDataDir } from '../db/data-dir-lock';
+import { tightenTree } from '../private-files';
 import {
   BackupError,
   type BackupFile,
@@ -73,10 +74,13 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   const secretsDir = path.resolve(options.secretsDir ?? path.join(backupDir, SECRETS));
   const finished = await finishInterruptedRestore(dataDir);
   const manifest = await checkBackup(backupDir, secretsDir);
-  if (finished?.backup === backupDir) return { manifest, aside: finished.aside, finished };
+  if (finished?.backup === backupDir) {
+    await tightenTree(dataDir);
+    return { manifest, aside: finished.aside, finished };
+  }
 
   const liveDatabase = path.join(dataDir, DATABASE_DIR);
-  await mkdir(liveDatabase, { recursive: true });
+  await mkdir(liveDatabase, { recursive: true, mode: 0o700 });
   const unlock = await lockOrRefuse(liveDatabase);
   try {
     const staging = path.join(dataDir, RESTORE_STAGING);
@@ -99,6 +103,9 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     // The staged database's lock moved in with it and is the live one now, which `unlock`
     // removes; this only forgets the staging path.
     await unlockStaged();
+    // The unpacked database has PGlite's own modes, and a backup of an older version's data
+    // its modes: what is restored is the owner's alone.
+    await tightenTree(dataDir);
     return { manifest, aside, ...(finished ? { finished } : {}) };
   } finally {
     await unlock();

@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { tightenTree } from '../private-files';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
@@ -124,7 +125,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       exclusively,
     };
   }
-  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   // A second process on the same files would corrupt them (see data-dir-lock.ts).
   const unlock = options.dataDir ? await lockDataDir(options.dataDir) : async () => {};
   let opened: PGlite | undefined;
@@ -137,11 +138,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await client.exec(`set pg_trgm.word_similarity_threshold = ${SEARCH_WORD_SIMILARITY}`);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    // PGlite gives its files modes of its own (0666, 0644) whatever the umask: the owner's only.
+    const privately = () => (options.dataDir ? tightenTree(options.dataDir) : Promise.resolve(0));
+    await privately();
     return {
       db,
       kind: 'pglite',
       close: async () => {
         await client.close();
+        await privately();
         await unlock();
       },
       dump: async () => {

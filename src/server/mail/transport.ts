@@ -53,11 +53,12 @@ export function fileTransport(dir: string): MailTransport {
       const { message } = (await transporter.sendMail({ ...mail, from: EMBEDDED_FROM })) as {
         message: Buffer;
       };
-      await mkdir(dir, { recursive: true });
+      // Reset links are in these: the owner's alone, whatever the process's umask.
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
       // Written whole, then renamed: a reader never sees half a mail.
       const temp = path.join(dir, `.${name}.tmp`);
-      await writeFile(temp, message);
+      await writeFile(temp, message, { mode: 0o600 });
       await rename(temp, path.join(dir, name));
       return { file: path.join(dir, name) };
     },

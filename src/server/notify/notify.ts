@@ -1,10 +1,11 @@
 /**
  * Telling people what happened (issue 20, decision 027): a notification for the bell, and the
- * same as a mail unless its person turned that kind off in Settings. Written in the transaction
- * of what it tells, by the order process and the admin's calls, so it exists exactly when that
- * happened; the outbox sends the mail after the commit.
+ * same as a mail unless its person turned that kind off in Settings or had their share of that
+ * kind's mail (mail-caps.ts, decision 037). Written in the transaction of what it tells, by the
+ * order process and the admin's calls, so it exists exactly when that happened; the outbox sends
+ * the mail after the commit.
  */
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { withoutContacts } from '../../shared/messages';
 import { NOTIFICATION_KIND_LABELS, type NotificationKind } from '../../shared/notifications';
 import type { Db, Tx } from '../db/client';
@@ -12,6 +13,8 @@ import { notifications, outboxMails, users, wishListItems } from '../db/schema';
 import { LIVE_CHANNEL } from '../live/live-hub';
 import { letter } from '../mail/messages';
 import { SITE_URL_MARK, writeMails } from '../mail/outbox';
+import { unsubscribeKey } from '../repositories/notifications';
+import { MAIL_CAPS } from './mail-caps';
 
 export type Notice = {
   userId: string;
@@ -21,9 +24,6 @@ export type Notice = {
   /** The page it is about, on this site. */
   link: string;
 };
-
-/** At most one message mail per person in this many minutes. */
-const MESSAGE_MAIL_GAP_MINUTES = 10;
 
 const SUBJECTS: Record<NotificationKind, string> = {
   booking: 'A buyer booked your phone',
@@ -36,12 +36,17 @@ const SUBJECTS: Record<NotificationKind, string> = {
   'seller-verified': 'Your seller account is verified',
 };
 
-/** Writes the notifications, and a mail for each whose person wants that kind mailed. */
+/**
+ * Writes the notifications, and a mail for each whose person wants that kind mailed, within the
+ * kind's cap (mail-caps.ts): past it the bell alone tells.
+ */
 export async function notify(tx: Db | Tx, told: readonly Notice[]): Promise<void> {
   if (told.length === 0) return;
   // A text names what people typed (a buyer's name, a meeting point, a phone's model): the bell
   // and the mail show it through the one contact mask, before the payment as after (issue 29).
   const notices = told.map((n) => ({ ...n, text: withoutContacts(n.text) }));
+  // Asked before these are written, as they would count themselves.
+  const pagesTold = await pagesToldOf(tx, notices);
   await tx.insert(notifications).values(notices);
   // Each person's open pages are told once this commits, on whichever server holds them.
   for (const userId of new Set(notices.map((n) => n.userId)))
@@ -55,11 +60,6 @@ export async function notify(tx: Db | Tx, told: readonly Notice[]): Promise<void
       mailKey: users.mailKey,
       // A live page open within the minute: a message shows there, and is not mailed too.
       online: sql<boolean>`coalesce(${users.liveSeenAt} > now() - interval '1 minute', false)`,
-      // A message mailed to them in the last few minutes: the next ones wait in the bell, so a
-      // flood of messages is not a flood of mail.
-      mailedMessage: sql<boolean>`exists (select 1 from ${outboxMails} o
-        where o.to_address = "users"."email" and o.kind = 'message'
-          and o.created_at > now() - make_interval(mins => ${MESSAGE_MAIL_GAP_MINUTES}))`,
     })
     .from(users)
     .where(
@@ -69,28 +69,106 @@ export async function notify(tx: Db | Tx, told: readonly Notice[]): Promise<void
       ),
     );
   const byId = new Map(people.map((p) => [p.id, p]));
+  const mailed = await mailedWithinCaps(
+    tx,
+    notices,
+    people.map((p) => p.email),
+  );
   const mails = notices.flatMap((notice) => {
     const person = byId.get(notice.userId);
     if (!person || person.mailOff.includes(notice.kind)) return [];
-    if (notice.kind === 'message' && (person.online || person.mailedMessage)) return [];
-    const unsubscribe = `${SITE_URL_MARK}/unsubscribe?u=${person.id}&kind=${notice.kind}&key=${person.mailKey}`;
+    if (notice.kind === 'message' && person.online) return [];
+    const cap = MAIL_CAPS[notice.kind];
+    let lastOfCap = false;
+    if (cap) {
+      const page = `${notice.userId} ${notice.kind} ${notice.link}`;
+      const counted = `${person.email} ${notice.kind}`;
+      const sent = mailed.get(counted) ?? 0;
+      if (pagesTold.has(page) || sent >= cap.max) return [];
+      if (cap.onePerPageMinutes) pagesTold.add(page);
+      mailed.set(counted, sent + 1);
+      lastOfCap = cap.max > 1 && sent + 1 === cap.max;
+    }
+    const query = `u=${person.id}&kind=${notice.kind}&key=${unsubscribeKey(person.mailKey, notice.kind)}`;
+    const unsubscribe = `${SITE_URL_MARK}/unsubscribe?${query}`;
     const mail = letter({
       kind: notice.kind,
       to: person.email,
       name: person.name,
       subject: SUBJECTS[notice.kind],
-      lines: [notice.text],
+      lines: [
+        notice.text,
+        // Said in the mail that uses up the allowance, so a quiet inbox is not mistaken for calm.
+        ...(lastOfCap && cap
+          ? [
+              `You get at most ${cap.max} of these mails ${cap.per}; any more wait in your notifications on Phone Market.`,
+            ]
+          : []),
+      ],
       action: { label: 'Open it on Phone Market', url: `${SITE_URL_MARK}${notice.link}` },
       footer: `You get this mail because you chose to be mailed when ${NOTIFICATION_KIND_LABELS[notice.kind]}. Stop these mails: ${unsubscribe}`,
       headers: {
         // One click in the mail program (RFC 8058) turns this kind off, as the link does.
-        'List-Unsubscribe': `<${SITE_URL_MARK}/api/mail-settings/unsubscribe?u=${person.id}&kind=${notice.kind}&key=${person.mailKey}>`,
+        'List-Unsubscribe': `<${SITE_URL_MARK}/api/mail-settings/unsubscribe?${query}>`,
         'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       },
     });
     return [mail];
   });
   await writeMails(tx, mails);
+}
+
+/**
+ * The pages (person, kind, link) the bell told of within their kind's one-per-page window:
+ * another notice about one of them is not mailed.
+ */
+async function pagesToldOf(tx: Db | Tx, notices: readonly Notice[]): Promise<Set<string>> {
+  const told = new Set<string>();
+  for (const kind of new Set(notices.map((n) => n.kind))) {
+    const minutes = MAIL_CAPS[kind]?.onePerPageMinutes;
+    if (!minutes) continue;
+    const ofKind = notices.filter((n) => n.kind === kind);
+    const rows = await tx
+      .selectDistinct({ userId: notifications.userId, link: notifications.link })
+      .from(notifications)
+      .where(
+        and(
+          inArray(notifications.userId, [...new Set(ofKind.map((n) => n.userId))]),
+          eq(notifications.kind, kind),
+          inArray(notifications.link, [...new Set(ofKind.map((n) => n.link))]),
+          gt(notifications.createdAt, sql`now() - make_interval(mins => ${minutes})`),
+        ),
+      );
+    for (const row of rows) told.add(`${row.userId} ${kind} ${row.link}`);
+  }
+  return told;
+}
+
+/** Mails of each capped kind in `notices` sent to each address within its cap's window. */
+async function mailedWithinCaps(
+  tx: Db | Tx,
+  notices: readonly Notice[],
+  addresses: readonly string[],
+): Promise<Map<string, number>> {
+  const mailed = new Map<string, number>();
+  if (addresses.length === 0) return mailed;
+  for (const kind of new Set(notices.map((n) => n.kind))) {
+    const cap = MAIL_CAPS[kind];
+    if (!cap) continue;
+    const rows = await tx
+      .select({ to: outboxMails.toAddress, n: sql<number>`count(*)::int` })
+      .from(outboxMails)
+      .where(
+        and(
+          inArray(outboxMails.toAddress, [...addresses]),
+          eq(outboxMails.kind, kind),
+          gt(outboxMails.createdAt, sql`now() - make_interval(mins => ${cap.minutes})`),
+        ),
+      )
+      .groupBy(outboxMails.toAddress);
+    for (const row of rows) mailed.set(`${row.to} ${kind}`, row.n);
+  }
+  return mailed;
 }
 
 /** The accounts with `productId` on their wish list, but `except` (the buyer who bought it). */

@@ -1,5 +1,5 @@
 /** A person's notifications and mail settings (issue 20), newest first on their own index. */
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, count, eq, isNull, lt } from 'drizzle-orm';
 import type { MailSettings, PaginationQuery } from '../../shared/api';
 import type { Notification } from '../../shared/entities';
@@ -68,8 +68,15 @@ export async function saveMailSettings(
 }
 
 /**
- * A mail's unsubscribe link: turns `kind` off for the account whose mail key it carries. Answers
- * null when the account or the key is not right (nothing is said about which).
+ * The key in a mail's unsubscribe link: the account's mail key bound to the mail's kind, so a
+ * link turns off its own kind and no other (changing `kind` in it makes the key wrong).
+ */
+export const unsubscribeKey = (mailKey: string, kind: NotificationKind) =>
+  createHmac('sha256', mailKey).update(`unsubscribe:${kind}`).digest('hex').slice(0, 32);
+
+/**
+ * A mail's unsubscribe link: turns `kind` off for the account whose key for that kind it
+ * carries. Answers null when the account or the key is not right (nothing is said about which).
  */
 export async function unsubscribe(
   db: Db,
@@ -80,7 +87,7 @@ export async function unsubscribe(
     .from(users)
     .where(eq(users.id, u))
     .limit(1);
-  if (!row || !sameKey(row.mailKey, key)) return null;
+  if (!row || !sameKey(unsubscribeKey(row.mailKey, kind), key)) return null;
   const off = [...new Set([...row.off, kind])] as NotificationKind[];
   return saveMailSettings(db, u, { off });
 }

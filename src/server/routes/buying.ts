@@ -16,6 +16,12 @@ import {
 import { findProduct } from '../repositories/products';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
+/**
+ * Bookings and their deletes a buyer makes in a minute (decision 037): each tells the seller, so
+ * a loop of them is a flood; a shopper books a few phones at most in a minute.
+ */
+const BOOKINGS = { limit: { perMinute: 10 } };
+
 export default contractRoutes((route, app) => {
   route('wishList', async (request) => {
     assertOwner(request, request.query.email);
@@ -42,12 +48,12 @@ export default contractRoutes((route, app) => {
     return pageAnswer(request, reply, await listOrders(app.db, caller.id, request.query));
   });
 
-  route('book', async (request) => ({
+  route('book', BOOKINGS, async (request) => ({
     acknowledged: true,
     insertedId: await book(app.db, callerOf(request), request.body),
   }));
 
-  route('deleteOrder', async (request) => ({
+  route('deleteOrder', BOOKINGS, async (request) => ({
     deletedCount: await cancelOrder(app.db, callerOf(request), request.query.id),
   }));
 

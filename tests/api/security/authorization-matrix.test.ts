@@ -22,6 +22,7 @@ import {
 import { EmbeddedPaymentProvider } from '../../../src/server/payments/embedded-processor';
 import { banEmail } from '../../../src/server/repositories/bans';
 import { insertBlockedImei } from '../../../src/server/repositories/imeis';
+import { unsubscribeKey } from '../../../src/server/repositories/notifications';
 import {
   type Account,
   cookieOf,
@@ -561,7 +562,8 @@ const rows: Record<string, Row> = {
         .where(eq(users.email, who.buyer.email));
       return {
         method: 'POST',
-        url: `/api/mail-settings/unsubscribe?u=${buyer?.id}&kind=message&key=${buyer?.key}`,
+        // The account's key for that kind is the proof (decision 037).
+        url: `/api/mail-settings/unsubscribe?u=${buyer?.id}&kind=message&key=${unsubscribeKey(buyer?.key ?? '', 'message')}`,
       };
     },
   },
