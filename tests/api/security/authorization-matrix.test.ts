@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { InjectOptions } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import sharp from 'sharp';
 import Stripe from 'stripe';
@@ -37,6 +37,7 @@ import {
 import { createProduct, createSeller, orderValues, uniqueImei } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
 import { multipartFile, uploadPhoto } from '../../helpers/multipart';
+import { expectNoContact, pageState } from '../../helpers/never-public';
 import { startStripeDouble } from '../../helpers/stripe-double';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 
@@ -116,7 +117,29 @@ type Row = {
   except?: Partial<Record<CallerName, number>>;
   /** A fresh request for one cell: what it touches is made anew for every caller. */
   request: () => Promise<Request>;
+  /** The API's own reference: it names the contact fields, and holds nobody's. */
+  describesTheApi?: boolean;
+  /** The identity the caller just proved (signed up or in with): theirs to see, nobody else's. */
+  answersTheCaller?: boolean;
 };
+
+/**
+ * What a public answer must never carry (issue 29): the contact fields of
+ * tests/helpers/never-public.ts, and any caller's address or the number the factories list with.
+ */
+function expectNothingToReachAnyone(what: string, res: LightMyRequestResponse) {
+  const contacts = {
+    emails: Object.values(who).map((account) => account.email),
+    numbers: ['+1 512 555 0100'],
+  };
+  const type = String(res.headers['content-type'] ?? '');
+  const json = type.includes('json')
+    ? res.json()
+    : type.includes('html')
+      ? pageState(res.body)
+      : null;
+  expectNoContact(what, res.body, contacts, json ?? undefined);
+}
 
 function expectedStatus(row: Row, caller: CallerName): number {
   const exception = row.except?.[caller];
@@ -246,6 +269,7 @@ const docs = (path: string, ok = 200): Row => ({
   rule: 'anyone',
   ok,
   request: get(path),
+  describesTheApi: true,
 });
 
 const rows: Record<string, Row> = {
@@ -864,6 +888,7 @@ const rows: Record<string, Row> = {
       headers: SAME_SITE,
       payload: { email: uniqueEmail('new'), name: 'New Person', password: GOOD_PASSWORD },
     }),
+    answersTheCaller: true,
   },
   'sign in': {
     routes: ['POST /api/auth/sign-in/email'],
@@ -875,6 +900,7 @@ const rows: Record<string, Row> = {
       headers: SAME_SITE,
       payload: { email: who.otherBuyer.email, password: GOOD_PASSWORD },
     }),
+    answersTheCaller: true,
   },
   'identity provider': {
     routes: ['GET /api/auth/*', 'POST /api/auth/*'],
@@ -1017,6 +1043,13 @@ async function run(app: TestApp, row: Row) {
     } as InjectOptions);
     actual[caller] = res.statusCode;
     expected[caller] = expectedStatus(row, caller);
+    if (
+      row.rule === 'anyone' &&
+      !row.describesTheApi &&
+      !row.answersTheCaller &&
+      res.statusCode < 300
+    )
+      expectNothingToReachAnyone(`${caller}: ${row.routes.join(', ')}`, res);
     if (res.statusCode >= 400) {
       expect(res.json().message, `${caller}: ${res.body}`).toEqual(expect.any(String));
       if (JSON.stringify(await fingerprint(app.database.db)) !== JSON.stringify(before))

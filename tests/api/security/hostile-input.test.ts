@@ -19,6 +19,7 @@ import { calls } from '../../../src/shared/api';
 import { type Account, createAccount, createAdmin, SAME_SITE } from '../../helpers/accounts';
 import { advertise, createProduct, orderValues, withCheckDigit } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
+import { storedPhoto } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
 
 /**
@@ -150,6 +151,24 @@ const { value: hostileValue } = fc.letrec<{ value: unknown }>((tie) => ({
 
 /** A valid IMEI (15 digits with their check digit), a different one each draw. */
 const validImei = fc.stringMatching(/^\d{14}$/).map(withCheckDigit);
+
+/**
+ * Contact details as people spell them to slip past a mask (issue 29), for every field someone
+ * types that another person reads: names, meeting points, descriptions, messages, comments.
+ */
+const CONTACT_SPELLINGS = [
+  '555,123,4567',
+  '555_123_4567',
+  '555|123|4567',
+  '555;123;4567',
+  'john @ gmail . com',
+  'john@example',
+  'evil(dot)com',
+  'hxxps://evil[.]example',
+  'scam-shop.xyz/pay',
+  'Cafe, call 555 987 6543 or bob@example.com',
+  'Call 5551234567',
+];
 
 /** Photo URLs shaped as our image host issues them. */
 const OWN_PHOTO = '/images/0123456789abcdef0123456789abcdef-640.webp';
@@ -324,9 +343,11 @@ beforeAll(async () => {
     includeSold: anyOf(['true', 'false', '']),
     sort: anyOf(['newest', 'price-asc', 'price-desc', 'cheapest']),
     categoryId: anyOf(['01', '02', '03', '00', '1']),
-    name: anyOf(['Test Person', '']),
+    name: anyOf(['Test Person', '', ...CONTACT_SPELLINGS]),
     type: anyOf(['user', 'seller', 'admin']),
-    location: anyOf(['Cafe']),
+    location: anyOf(['Cafe', ...CONTACT_SPELLINGS]),
+    description: anyOf(['Like new.', ...CONTACT_SPELLINGS]),
+    body: anyOf(['Is it unlocked?', ...CONTACT_SPELLINGS]),
     number: anyOf(['+1 555 0100']),
     transactionId: anyOf(['pi_000000000000000000000000', 'pi_x']),
     clientSecret: anyOf(['pi_1_secret_2']),
@@ -334,7 +355,7 @@ beforeAll(async () => {
     code: anyOf(['123456', '000000', '12345', '1234567']),
     reason: anyOf(['The phone is locked', '']),
     stars: anyOf([1, 5, 0, 6, 4.5]),
-    comment: anyOf(['As described', '']),
+    comment: anyOf(['As described', '', ...CONTACT_SPELLINGS]),
     decision: anyOf(['refund', 'close', 'keep']),
     photos: anyOf([[OWN_PHOTO], [OWN_PHOTO, OTHER_PHOTO], [OTHER_PHOTO, OTHER_PHOTO]]),
     // Blocked IMEIs and listings (issue 19): valid ones, typed with separators, and wrong ones.
@@ -489,6 +510,11 @@ describe('one poisoned field in an otherwise valid request', () => {
     near.buyer = await createAccount(t.app, 'user');
     near.seller = await createAccount(t.app, 'seller');
     near.admin = who.admin;
+    // Photos the store has: a listing naming any other is refused before its write (issue 29).
+    const stored = [
+      await storedPhoto(t.app, near.seller.bearer, '#2a6'),
+      await storedPhoto(t.app, near.seller.bearer, '#a62'),
+    ];
     const db = t.database.db;
     const [seller] = await db.select().from(users).where(eq(users.email, near.seller.email));
     const phones = await Promise.all(
@@ -544,9 +570,9 @@ describe('one poisoned field in an otherwise valid request', () => {
       transactionId: one('pi_000000000000000000000000'),
       clientSecret: one('pi_1_secret_2'),
       modelName: one('Pixel 8'),
-      image: one(OWN_PHOTO),
+      image: one(stored[0]),
       // The first is `image`, as a product's photos must begin.
-      photos: one([OWN_PHOTO, OTHER_PHOTO]),
+      photos: one(stored),
       originalPrice: one(699, 1000),
       resellPrice: one(449.99, 0.01),
       description: one('Like new, with its box.'),
