@@ -46,6 +46,7 @@ import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
+import hostGuardPlugin from './plugins/host-guard';
 import inputGuardPlugin from './plugins/input-guard';
 import metricsPlugin from './plugins/metrics';
 import openapiPlugin from './plugins/openapi';
@@ -205,6 +206,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     stripe: opts.config.STRIPE_PUBLISHABLE_KEY !== undefined,
     limits: services.limits,
   });
+  // After the security headers are set, so its 400 carries them too.
+  await fastify.register(hostGuardPlugin);
   await fastify.register(databasePlugin, { database: opts.database });
   await fastify.register(metricsPlugin, { token: opts.config.METRICS_TOKEN });
   await fastify.register(publicAnswersPlugin, { ttlMs: opts.config.PUBLIC_CACHE_MS });
