@@ -62,7 +62,7 @@ describe('sign-up and sign-in with the identity provider', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 'WEAK_PASSWORD', message });
-    expect((await signIn(email, password)).json().code).toBe('USER_NOT_FOUND');
+    expect((await signIn(email, password)).json().code).toBe('INVALID_EMAIL_OR_PASSWORD');
   });
 
   it('refuses a second account for a taken e-mail', async () => {
@@ -77,10 +77,30 @@ describe('sign-up and sign-in with the identity provider', () => {
     expect(res.json().code).toMatch(/^USER_ALREADY_EXISTS/);
   });
 
-  it('tells a wrong password from an unknown e-mail', async () => {
+  it('answers a wrong password, an unknown e-mail and a deleted account alike', async () => {
     const { email } = await signUp(t.app);
-    expect((await signIn(email, 'Wrong-Pass1!')).json().code).toBe('INVALID_EMAIL_OR_PASSWORD');
-    expect((await signIn(uniqueEmail('nobody'), GOOD_PASSWORD)).json().code).toBe('USER_NOT_FOUND');
+    const admin = await createAdmin(t.app);
+    const deleted = await createAccount(t.app, 'user');
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users?id=${deleted.id}`,
+      headers: admin.bearer,
+    });
+    expect(removed.statusCode).toBe(200);
+    /** All an answer tells: its status, its headers (but the date) and its body. */
+    const told = async (address: string, password: string) => {
+      const res = await signIn(address, password);
+      const { date: _, ...headers } = res.headers;
+      return { status: res.statusCode, headers, body: res.json() };
+    };
+    const wrongPassword = await told(email, 'Wrong-Pass1!');
+    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.body).toEqual({
+      code: 'INVALID_EMAIL_OR_PASSWORD',
+      message: 'Invalid email or password',
+    });
+    expect(await told(uniqueEmail('nobody'), 'Wrong-Pass1!')).toEqual(wrongPassword);
+    expect(await told(deleted.email, deleted.password)).toEqual(wrongPassword);
     expect((await signIn(email, GOOD_PASSWORD)).statusCode).toBe(200);
   });
 

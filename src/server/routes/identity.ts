@@ -1,6 +1,6 @@
 /**
  * Mounts the identity provider at /api/auth. Our rules about sign-in and sign-up (password and
- * name rules, `user-not-found`, the lockout, sign-up limits, bans) run inside the provider on the
+ * name rules, the lockout, sign-up limits, bans) run inside the provider on the
  * endpoint it resolved (auth/identity-guard.ts), so they hold however a URL is spelled. Here:
  * same-site POSTs only, JSON object bodies only, URLs only in their one normal spelling, and the
  * client's address handed on from our own reading of it.
