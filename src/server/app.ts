@@ -25,6 +25,7 @@ import {
 import pinoPretty from 'pino-pretty';
 import { API_BASE, type ClientConfig } from '../shared/api';
 import { AccessTokens } from './auth/access-tokens';
+import { AfterAnswer } from './auth/after-answer';
 import { createIdentityProvider, type IdentityProvider } from './auth/identity-provider';
 import { loadSecret } from './auth/secrets';
 import { checkSecretsAgree } from './auth/secrets-fingerprint';
@@ -77,6 +78,8 @@ declare module 'fastify' {
     loosePhotos: LoosePhotos;
     /** Mail waiting to leave (decision 027). */
     outbox: Outbox;
+    /** Work a request started that its answer did not wait for (a password reset's, decision 036). */
+    afterAnswer: AfterAnswer;
     /** The pages kept live (server-sent events). */
     live: LiveHub;
     /** The search's counts kept beside the table; none when SEARCH_COUNTS is `database`. */
@@ -229,6 +232,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     await searchCounts?.start();
   });
   services.outbox.log = fastify.log;
+  const afterAnswer = new AfterAnswer(fastify.log);
+  fastify.decorate('afterAnswer', afterAnswer);
   await fastify.register(authPlugin, services);
   await fastify.register(openapiPlugin);
   await fastify.register(identityRoutes);
@@ -291,6 +296,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   });
   fastify.addHook('onClose', async () => {
     await timedWork?.stop();
+    // Before the outbox and the limits close: a reset's work writes mail and counts a limit.
+    await afterAnswer.idle();
     await services.outbox.idle();
     services.outbox.transport.close();
     await services.limits.close();
