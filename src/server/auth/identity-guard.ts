@@ -148,7 +148,6 @@ export function createIdentityGuard(db: Db, store: LimitStore, limits: IdentityL
       const name = checkedName(body?.name);
       const problem = passwordProblem(typeof body?.password === 'string' ? body.password : '');
       if (problem) throw fail('BAD_REQUEST', 'WEAK_PASSWORD', problem);
-      if (await isBanned(db, email)) throw banned();
       const address = addressOf(ctx.headers);
       // Calls from our own code (demo data, fixtures) carry no client address and no limit.
       if (address) {
@@ -156,6 +155,9 @@ export function createIdentityGuard(db: Db, store: LimitStore, limits: IdentityL
         const wait = (await signUpsByAddress.take(address)) || (await signUpsInAll.take('all'));
         if (wait > 0) throw tooMany(wait, 'Too many new accounts just now. Try again later.');
       }
+      // After the limits: what sign-up tells of an address (banned, taken) is counted, so
+      // probing addresses through it is as slow as making accounts (decision 036).
+      if (await isBanned(db, email)) throw banned();
       return { context: { body: { ...body, email, name } } };
     }
     if (ctx.path === '/sign-in/email') {

@@ -433,6 +433,59 @@ describe('access tokens end with their session (item 8)', () => {
   });
 });
 
+describe('what sign-up tells of an address is counted (issue 29, finding 7)', () => {
+  let counted: TestApp;
+  beforeAll(async () => {
+    counted = await buildTestApp({ SIGN_UPS_PER_ADDRESS: '2' });
+  });
+  afterAll(() => counted.close());
+
+  const signUpFrom = (remoteAddress: string, email: string) =>
+    counted.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: SAME_SITE,
+      remoteAddress,
+      payload: { email, name: 'Prober', password: GOOD_PASSWORD },
+    });
+
+  it("counts a sign-up with a taken address against the client's sign-ups", async () => {
+    const { email } = await signUp(counted.app);
+    const statuses: [number, string][] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await signUpFrom('203.0.113.61', email);
+      statuses.push([res.statusCode, res.json().code]);
+    }
+    expect(statuses).toEqual([
+      [422, 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL'],
+      [422, 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL'],
+      [429, 'TOO_MANY_REQUESTS'],
+    ]);
+  });
+
+  it("counts a sign-up with a banned address against the client's sign-ups", async () => {
+    const admin = await createAdmin(counted.app);
+    const banned = uniqueEmail('banned');
+    const ban = await counted.app.inject({
+      method: 'POST',
+      url: '/api/users/banned',
+      headers: admin.bearer,
+      payload: { email: banned },
+    });
+    expect(ban.statusCode).toBe(200);
+    const statuses: [number, string][] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await signUpFrom('203.0.113.62', banned);
+      statuses.push([res.statusCode, res.json().code]);
+    }
+    expect(statuses).toEqual([
+      [403, 'ACCOUNT_BANNED'],
+      [403, 'ACCOUNT_BANNED'],
+      [429, 'TOO_MANY_REQUESTS'],
+    ]);
+  });
+});
+
 describe('a malformed Host header (issue 29, finding 8)', () => {
   const logLines: string[] = [];
   let hosted: TestApp;
