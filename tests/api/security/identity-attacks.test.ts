@@ -520,7 +520,9 @@ describe('a malformed Host header (issue 29, finding 8)', () => {
             : ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(text)}`]),
         ];
         const socket = net.connect(port, '127.0.0.1', () => {
-          socket.end(`${head.join('\r\n')}\r\n\r\n${text}`);
+          // Written, not ended: a half-closed socket may be closed before its answer is sent.
+          // `Connection: close` has the server close it once it has answered.
+          socket.write(`${head.join('\r\n')}\r\n\r\n${text}`);
         });
         let received = '';
         socket.on('data', (chunk: Buffer) => {
