@@ -1,9 +1,9 @@
 /**
  * Mounts the identity provider at /api/auth. Our rules about sign-in and sign-up (password and
- * name rules, the lockout, sign-up limits, bans) run inside the provider on the
- * endpoint it resolved (auth/identity-guard.ts), so they hold however a URL is spelled. Here:
- * same-site POSTs only, JSON object bodies only, URLs only in their one normal spelling, and the
- * client's address handed on from our own reading of it.
+ * name rules, the lockout, sign-up limits, bans) run inside the provider on the endpoint it
+ * resolved (auth/identity-guard.ts), so they hold however a URL is spelled. Here: same-site POSTs
+ * only, JSON object bodies only, URLs only in their one normal spelling, the client's address
+ * handed on from our own reading of it, and a password reset answered before its work is done.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { emailSchema } from '../../shared/api';
