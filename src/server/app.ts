@@ -25,6 +25,7 @@ import {
 import pinoPretty from 'pino-pretty';
 import { API_BASE, type ClientConfig } from '../shared/api';
 import { AccessTokens } from './auth/access-tokens';
+import { AfterAnswer } from './auth/after-answer';
 import { createIdentityProvider, type IdentityProvider } from './auth/identity-provider';
 import { loadSecret } from './auth/secrets';
 import { checkSecretsAgree } from './auth/secrets-fingerprint';
@@ -46,6 +47,7 @@ import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
+import hostGuardPlugin from './plugins/host-guard';
 import inputGuardPlugin from './plugins/input-guard';
 import metricsPlugin from './plugins/metrics';
 import openapiPlugin from './plugins/openapi';
@@ -76,6 +78,8 @@ declare module 'fastify' {
     loosePhotos: LoosePhotos;
     /** Mail waiting to leave (decision 027). */
     outbox: Outbox;
+    /** Work a request started that its answer did not wait for (a password reset's, decision 036). */
+    afterAnswer: AfterAnswer;
     /** The pages kept live (server-sent events). */
     live: LiveHub;
     /** The search's counts kept beside the table; none when SEARCH_COUNTS is `database`. */
@@ -205,6 +209,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     stripe: opts.config.STRIPE_PUBLISHABLE_KEY !== undefined,
     limits: services.limits,
   });
+  // After the security headers are set, so its 400 carries them too.
+  await fastify.register(hostGuardPlugin);
   await fastify.register(databasePlugin, { database: opts.database });
   await fastify.register(metricsPlugin, { token: opts.config.METRICS_TOKEN });
   await fastify.register(publicAnswersPlugin, { ttlMs: opts.config.PUBLIC_CACHE_MS });
@@ -226,6 +232,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     await searchCounts?.start();
   });
   services.outbox.log = fastify.log;
+  const afterAnswer = new AfterAnswer(fastify.log);
+  fastify.decorate('afterAnswer', afterAnswer);
   await fastify.register(authPlugin, services);
   await fastify.register(openapiPlugin);
   await fastify.register(identityRoutes);
@@ -288,6 +296,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   });
   fastify.addHook('onClose', async () => {
     await timedWork?.stop();
+    // Before the outbox and the limits close: a reset's work writes mail and counts a limit.
+    await afterAnswer.idle();
     await services.outbox.idle();
     services.outbox.transport.close();
     await services.limits.close();

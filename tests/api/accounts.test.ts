@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +64,7 @@ describe('sign-up and sign-in with the identity provider', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 'WEAK_PASSWORD', message });
-    expect((await signIn(email, password)).json().code).toBe('USER_NOT_FOUND');
+    expect((await signIn(email, password)).json().code).toBe('INVALID_EMAIL_OR_PASSWORD');
   });
 
   it('refuses a second account for a taken e-mail', async () => {
@@ -77,10 +79,30 @@ describe('sign-up and sign-in with the identity provider', () => {
     expect(res.json().code).toMatch(/^USER_ALREADY_EXISTS/);
   });
 
-  it('tells a wrong password from an unknown e-mail', async () => {
+  it('answers a wrong password, an unknown e-mail and a deleted account alike', async () => {
     const { email } = await signUp(t.app);
-    expect((await signIn(email, 'Wrong-Pass1!')).json().code).toBe('INVALID_EMAIL_OR_PASSWORD');
-    expect((await signIn(uniqueEmail('nobody'), GOOD_PASSWORD)).json().code).toBe('USER_NOT_FOUND');
+    const admin = await createAdmin(t.app);
+    const deleted = await createAccount(t.app, 'user');
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users?id=${deleted.id}`,
+      headers: admin.bearer,
+    });
+    expect(removed.statusCode).toBe(200);
+    /** All an answer tells: its status, its headers (but the date) and its body. */
+    const told = async (address: string, password: string) => {
+      const res = await signIn(address, password);
+      const { date: _, ...headers } = res.headers;
+      return { status: res.statusCode, headers, body: res.json() };
+    };
+    const wrongPassword = await told(email, 'Wrong-Pass1!');
+    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.body).toEqual({
+      code: 'INVALID_EMAIL_OR_PASSWORD',
+      message: 'Invalid email or password',
+    });
+    expect(await told(uniqueEmail('nobody'), 'Wrong-Pass1!')).toEqual(wrongPassword);
+    expect(await told(deleted.email, deleted.password)).toEqual(wrongPassword);
     expect((await signIn(email, GOOD_PASSWORD)).statusCode).toBe(200);
   });
 
@@ -297,5 +319,75 @@ describe('bearer tokens', () => {
     expect(out.statusCode).toBe(200);
     const res = await t.app.inject({ url: `/api/jwt?email=${email}`, headers: { cookie } });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('a forgotten password tells nothing of the address (issue 29, finding 7)', () => {
+  const requestReset = (email: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/request-password-reset',
+      headers: SAME_SITE,
+      payload: { email, redirectTo: '/reset-password' },
+    });
+
+  /** The mails kept for `to` (the embedded mail store writes each as a file under DATA_DIR). */
+  const mailsTo = async (to: string) => {
+    const dir = path.join(t.dataDir, 'mail');
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const texts = await Promise.all(
+      names.filter((n) => n.endsWith('.eml')).map((n) => readFile(path.join(dir, n), 'utf8')),
+    );
+    return texts.filter((text) => text.includes(`To: ${to}`));
+  };
+
+  it('answers an address with an account and one without alike, before the look-up is done', async () => {
+    const known = (await signUp(t.app)).email;
+    const unknown = uniqueEmail('nobody');
+    // The provider's work waits at a gate: an answer that waited for it would never come.
+    const provider = t.app.identity;
+    const handle = provider.handle;
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const reached: string[] = [];
+    provider.handle = async (request) => {
+      if (new URL(request.url).pathname.endsWith('/request-password-reset')) {
+        reached.push(request.url);
+        await gate;
+      }
+      return handle(request);
+    };
+    try {
+      const told = async (email: string) => {
+        const res = await requestReset(email);
+        const { date: _, ...headers } = res.headers;
+        return { status: res.statusCode, headers, body: res.json() };
+      };
+      const forKnown = await told(known);
+      expect(forKnown.status).toBe(200);
+      expect(forKnown.body).toEqual({
+        status: true,
+        message: 'If this email exists in our system, check your email for the reset link',
+      });
+      expect(await told(unknown)).toEqual(forKnown);
+    } finally {
+      open();
+      provider.handle = handle;
+    }
+    // The work is done after the answers, and its mail is written and sent.
+    await t.app.afterAnswer.idle();
+    expect(reached).toHaveLength(2);
+    await t.app.outbox.idle();
+    const mails = await mailsTo(known);
+    expect(mails.filter((m) => m.includes('Reset your Phone Market password'))).toHaveLength(1);
+    expect(await mailsTo(unknown)).toEqual([]);
+  }, 10_000);
+
+  it('still refuses a malformed address at once, naming the same code as before', async () => {
+    const res = await requestReset('not an address');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('INVALID_EMAIL');
   });
 });

@@ -150,6 +150,8 @@ describe('a forgotten password', () => {
     const email = uniqueEmail('nobody');
     const res = await requestReset(email);
     expect(res.statusCode).toBe(200);
+    // The reset's work is done after its answer (decision 036).
+    await t.app.afterAnswer.idle();
     await t.app.outbox.idle();
     expect(await mailRows(email)).toHaveLength(0);
   });
@@ -158,6 +160,7 @@ describe('a forgotten password', () => {
     const { email } = await signUp(t.app);
     await smtp.next(email);
     for (let i = 0; i < 6; i++) expect((await requestReset(email)).statusCode).toBe(200);
+    await t.app.afterAnswer.idle();
     await t.app.outbox.idle();
     const resets = (await mailRows(email)).filter((m) => m.kind === 'reset-password');
     expect(resets).toHaveLength(3);

@@ -95,7 +95,7 @@ test('signing out and in again', async ({ page, consoleErrors }) => {
   expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toMatch(/^ey/);
 });
 
-test('a wrong password shows wrong-password and a taken e-mail shows email-already-in-use', async ({
+test('a wrong password and an unknown e-mail show wrong-password alike, a taken e-mail shows email-already-in-use', async ({
   page,
   consoleErrors,
 }) => {
@@ -103,6 +103,13 @@ test('a wrong password shows wrong-password and a taken e-mail shows email-alrea
   await page.goto('/signin');
   await signIn(page, FIXTURE.buyer.email, 'Not-The-Pass1!');
   await expect(page.getByRole('alert')).toHaveText('wrong-password');
+  const sentence = await page.getByRole('alert').getAttribute('aria-describedby');
+  const told = await page.locator(`[id="${sentence}"]`).textContent();
+
+  await page.goto('/signin');
+  await signIn(page, `nobody-${Date.now()}@test.example`, 'Not-The-Pass1!');
+  await expect(page.getByRole('alert')).toHaveText('wrong-password');
+  await expect(page.getByRole('alert')).toHaveAccessibleDescription(told ?? '');
 
   await page.goto('/signup/user');
   await signUp(page, 'Copy Cat', FIXTURE.buyer.email);

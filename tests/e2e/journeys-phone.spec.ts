@@ -111,8 +111,12 @@ test('a wrong password shows the code and a sentence that explains it', async ({
   await signIn(page, FIXTURE.buyer.email, 'Not-The-Pass1!');
   const alert = page.getByRole('alert');
   await expect(alert).toHaveText('wrong-password');
-  await expect(alert).toHaveAccessibleDescription(/The password is not right\./);
-  await expect(page.getByText('The password is not right.', { exact: false })).toBeVisible();
+  await expect(alert).toHaveAccessibleDescription(
+    /The e-mail address or the password is not right\./,
+  );
+  await expect(
+    page.getByText('The e-mail address or the password is not right.', { exact: false }),
+  ).toBeVisible();
 });
 
 test('a mistyped e-mail at sign-up shows invalid-email', async ({ page, consoleErrors }) => {

@@ -3,9 +3,9 @@
  * (Better Auth's hooks), so no spelling of a URL reaches sign-in or sign-up without them:
  * - sign-up: the e-mail's format and length, a name of 1 to 100 characters, the password rules of
  *   spec section 5, banned addresses, and sign-ups limited per client address and in all;
- * - sign-in: the e-mail checked before anything is kept about it, `user-not-found` for an unknown
- *   address, and tries locked out per client address and normalised e-mail (each try counted
- *   before the password is checked, a success clearing them);
+ * - sign-in: the e-mail checked before anything is kept about it, and tries locked out per client
+ *   address and normalised e-mail (each try counted before the password is checked, a success
+ *   clearing them); an unknown address is answered as a wrong password is (decision 036);
  * - every identity created by any method (e-mail, Google): not for a banned address, name capped;
  * - password hashing: a few at a time, so a flood of sign-ups cannot take every thread of the
  *   pool that also reads files (photos, the app's scripts).
@@ -23,7 +23,6 @@ import { passwordProblem } from '../../shared/identity';
 import type { Db } from '../db/client';
 import { type LimitStore, LimitsUnavailableError } from '../limits/limit-store';
 import { isBanned } from '../repositories/bans';
-import { identityExists } from '../repositories/users';
 import { WindowThrottle } from './window-throttle';
 
 /** Set by our server on every request it forwards to the provider, after removing any sent. */
@@ -149,7 +148,6 @@ export function createIdentityGuard(db: Db, store: LimitStore, limits: IdentityL
       const name = checkedName(body?.name);
       const problem = passwordProblem(typeof body?.password === 'string' ? body.password : '');
       if (problem) throw fail('BAD_REQUEST', 'WEAK_PASSWORD', problem);
-      if (await isBanned(db, email)) throw banned();
       const address = addressOf(ctx.headers);
       // Calls from our own code (demo data, fixtures) carry no client address and no limit.
       if (address) {
@@ -157,6 +155,9 @@ export function createIdentityGuard(db: Db, store: LimitStore, limits: IdentityL
         const wait = (await signUpsByAddress.take(address)) || (await signUpsInAll.take('all'));
         if (wait > 0) throw tooMany(wait, 'Too many new accounts just now. Try again later.');
       }
+      // After the limits: what sign-up tells of an address (banned, taken) is counted, so
+      // probing addresses through it is as slow as making accounts (decision 036).
+      if (await isBanned(db, email)) throw banned();
       return { context: { body: { ...body, email, name } } };
     }
     if (ctx.path === '/sign-in/email') {
@@ -165,9 +166,9 @@ export function createIdentityGuard(db: Db, store: LimitStore, limits: IdentityL
       // Counted before the password is checked: guesses sent at once count, every one of them.
       const wait = await signInTries.take(key).catch(unavailable);
       if (wait > 0) throw tooMany(wait, 'Too many failed sign-in attempts. Try again later.');
-      if (!(await identityExists(db, email))) {
-        throw fail('UNAUTHORIZED', 'USER_NOT_FOUND', 'No account uses this e-mail');
-      }
+      // An unknown address is left to the provider, which answers it as a wrong password after
+      // hashing the one given (as long as checking one): a sign-in tells no one whether an
+      // address has an account (decision 036).
       return { context: { body: { ...body, email } } };
     }
     if (ctx.path === '/reset-password') {

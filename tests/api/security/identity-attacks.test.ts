@@ -3,6 +3,8 @@
  * 3, 4, 6, 7 and 8), each as it was reproduced: every test failed on the code before its fix.
  */
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders } from '../../../src/server/db/schema';
 import {
@@ -428,5 +430,169 @@ describe('access tokens end with their session (item 8)', () => {
       headers: buyer.bearer,
     });
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('what sign-up tells of an address is counted (issue 29, finding 7)', () => {
+  let counted: TestApp;
+  beforeAll(async () => {
+    counted = await buildTestApp({ SIGN_UPS_PER_ADDRESS: '2' });
+  });
+  afterAll(() => counted.close());
+
+  const signUpFrom = (remoteAddress: string, email: string) =>
+    counted.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: SAME_SITE,
+      remoteAddress,
+      payload: { email, name: 'Prober', password: GOOD_PASSWORD },
+    });
+
+  it("counts a sign-up with a taken address against the client's sign-ups", async () => {
+    const { email } = await signUp(counted.app);
+    const statuses: [number, string][] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await signUpFrom('203.0.113.61', email);
+      statuses.push([res.statusCode, res.json().code]);
+    }
+    expect(statuses).toEqual([
+      [422, 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL'],
+      [422, 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL'],
+      [429, 'TOO_MANY_REQUESTS'],
+    ]);
+  });
+
+  it("counts a sign-up with a banned address against the client's sign-ups", async () => {
+    const admin = await createAdmin(counted.app);
+    const banned = uniqueEmail('banned');
+    const ban = await counted.app.inject({
+      method: 'POST',
+      url: '/api/users/banned',
+      headers: admin.bearer,
+      payload: { email: banned },
+    });
+    expect(ban.statusCode).toBe(200);
+    const statuses: [number, string][] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await signUpFrom('203.0.113.62', banned);
+      statuses.push([res.statusCode, res.json().code]);
+    }
+    expect(statuses).toEqual([
+      [403, 'ACCOUNT_BANNED'],
+      [403, 'ACCOUNT_BANNED'],
+      [429, 'TOO_MANY_REQUESTS'],
+    ]);
+  });
+});
+
+describe('a malformed Host header (issue 29, finding 8)', () => {
+  const logLines: string[] = [];
+  let hosted: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    hosted = await buildTestApp(
+      { LOG_LEVEL: 'warn' },
+      { logStream: { write: (line: string) => void logLines.push(line) } },
+    );
+    await hosted.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (hosted.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => hosted.close());
+
+  /**
+   * One request written byte for byte on a socket: an HTTP client library (and `inject`) would
+   * refuse or tidy such a Host before sending it.
+   */
+  const rawRequest = (method: string, path: string, host: string | null, body?: object) =>
+    new Promise<{ status: number; headers: Record<string, string>; body: string }>(
+      (resolve, reject) => {
+        const text = body === undefined ? '' : JSON.stringify(body);
+        const head = [
+          // With no Host at all, HTTP/1.0 (as a balancer's health check sends it).
+          ...(host === null
+            ? [`${method} ${path} HTTP/1.0`]
+            : [`${method} ${path} HTTP/1.1`, `Host: ${host}`]),
+          `Origin: http://127.0.0.1:${port}`,
+          'Connection: close',
+          ...(body === undefined
+            ? []
+            : ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(text)}`]),
+        ];
+        const socket = net.connect(port, '127.0.0.1', () => {
+          // Written, not ended: a half-closed socket may be closed before its answer is sent.
+          // `Connection: close` has the server close it once it has answered.
+          socket.write(`${head.join('\r\n')}\r\n\r\n${text}`);
+        });
+        let received = '';
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString('latin1');
+        });
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [headText = '', answer = ''] = received.split('\r\n\r\n');
+          const [statusLine = '', ...lines] = headText.split('\r\n');
+          const headers = Object.fromEntries(
+            lines.map((line) => {
+              const at = line.indexOf(':');
+              return [line.slice(0, at).toLowerCase(), line.slice(at + 1).trim()];
+            }),
+          );
+          resolve({ status: Number(statusLine.split(' ')[1]), headers, body: answer });
+        });
+      },
+    );
+
+  const CALLS: [string, string, object?][] = [
+    ['POST', '/api/auth/sign-in/email', { email: 'someone@test.example', password: 'Whatever-1!' }],
+    [
+      'POST',
+      '/api/auth/sign-up/email',
+      { email: 'host-test@test.example', name: 'Host', password: GOOD_PASSWORD },
+    ],
+    ['GET', '/api/auth/get-session'],
+    ['GET', '/api/category'],
+    ['GET', '/'],
+  ];
+  const HOSTS = ['127.0.0.1 evil', 'a@b', '[', 'a/b', 'localhost:99999', '[::1', 'a?b', 'a#b'];
+
+  it.each(HOSTS)('answers Host %j with 400 and the usual headers, on every call', async (host) => {
+    const before = logLines.length;
+    for (const [method, path, body] of CALLS) {
+      const res = await rawRequest(method, path, host, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(JSON.parse(res.body), `${method} ${path}`).toEqual({ message: expect.any(String) });
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['x-frame-options']).toBeDefined();
+    }
+    const errors = logLines
+      .slice(before)
+      .filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+    expect(errors).toEqual([]);
+  });
+
+  it('answers a malformed X-Forwarded-Host from a trusted proxy alike', async () => {
+    const proxied = await buildTestApp({ TRUSTED_PROXIES: '127.0.0.1' });
+    try {
+      for (const url of ['/api/auth/get-session', '/api/category']) {
+        const res = await proxied.app.inject({ url, headers: { 'x-forwarded-host': 'a@b' } });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json()).toEqual({ message: 'Malformed Host header' });
+        const fine = await proxied.app.inject({
+          url,
+          headers: { 'x-forwarded-host': 'shop.example' },
+        });
+        expect(fine.statusCode, url).toBe(200);
+      }
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('still answers a well-formed Host, a port and an IPv6 literal included, or none', async () => {
+    for (const host of [`127.0.0.1:${port}`, 'localhost', `[::1]:${port}`, null]) {
+      const res = await rawRequest('GET', '/api/category', host);
+      expect(res.status, String(host)).toBe(200);
+    }
   });
 });

@@ -1,13 +1,19 @@
 import type { IdentityErrorCode } from '@shared/identity';
 
 /**
+ * Any failed sign-in: a wrong password and an unknown address are told alike, so the page says
+ * nothing of whether an address has an account (decision 036).
+ */
+const NO_SIGN_IN = 'The e-mail address or the password is not right. Check both, then try again.';
+
+/**
  * A plain sentence after each identity error code (the code text stays as the spec shows it).
  * Kept with the sign-in and sign-up pages, not in the shared texts, so that the home page's
  * first load does not carry them.
  */
 export const IDENTITY_ERROR_SENTENCES = {
-  'wrong-password': 'The password is not right. Check it and the e-mail address, then try again.',
-  'user-not-found': 'No account uses this e-mail address. Check it, or create an account.',
+  'wrong-password': NO_SIGN_IN,
+  'user-not-found': NO_SIGN_IN,
   'email-already-in-use':
     'An account already uses this e-mail address. Sign in instead, or use another address.',
   'too-many-requests': 'Too many tries. Please wait a few minutes, then try again.',

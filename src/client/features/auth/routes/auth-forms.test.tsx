@@ -106,7 +106,18 @@ describe('sign-in form', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(/^wrong-password$/);
     expect(alert).toHaveAccessibleDescription(
-      'The password is not right. Check it and the e-mail address, then try again.',
+      'The e-mail address or the password is not right. Check both, then try again.',
+    );
+  });
+
+  it('says no more of an unknown address than of a wrong password', async () => {
+    stubFetch({ code: 'USER_NOT_FOUND', status: 401 });
+    renderAt('/signin');
+    await userEvent.type(await screen.findByLabelText('Email'), 'nobody@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'Wrong-Pass1!');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveAccessibleDescription(
+      'The e-mail address or the password is not right. Check both, then try again.',
     );
   });
 
