@@ -275,6 +275,7 @@ export const orders = pgTable(
     sellerNumber: text('seller_number'),
     /** Six digits the buyer gives the seller at the handover; set when the payment is held. */
     handoverCode: text('handover_code'),
+    /** Wrong handover codes in all: every fifth locks the code a while, the fifteenth cancels. */
     handoverFailures: integer('handover_failures').notNull().default(0),
     handoverLockedUntil: timestamp('handover_locked_until', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),

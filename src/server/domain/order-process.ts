@@ -19,6 +19,7 @@ import {
   can,
   HANDOVER_LOCK_MINUTES,
   HANDOVER_MAX_FAILURES,
+  HANDOVER_MAX_WRONG_CODES,
   type MoneyState,
   next,
   type OrderTransition,
@@ -666,9 +667,50 @@ export async function cancelSale(sales: Sales, caller: Caller, orderId: string):
 const sameCode = (given: string, expected: string) =>
   given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 
+/** The answer to the wrong code that was the `failures`th, saying what more of them leads to. */
+function wrongCodeMessage(failures: number): string {
+  const toCancel = HANDOVER_MAX_WRONG_CODES - failures;
+  const toLock = HANDOVER_MAX_FAILURES - (failures % HANDOVER_MAX_FAILURES);
+  const cancelled = "the sale is cancelled and the hold on the buyer's card released";
+  const tries = (n: number) => `${n} ${n === 1 ? 'try' : 'tries'}`;
+  if (toCancel <= 0) return `code: not right; too many wrong codes: ${cancelled}.`;
+  const later = `After ${toCancel} more wrong ${toCancel === 1 ? 'code' : 'codes'} ${cancelled}.`;
+  if (toLock === HANDOVER_MAX_FAILURES)
+    return `code: not right; too many wrong codes, try again in ${HANDOVER_LOCK_MINUTES} minutes. ${later}`;
+  if (toCancel <= toLock) return `code: not right; ${tries(toCancel)} left before ${cancelled}.`;
+  return `code: not right; ${tries(toLock)} left before a ${HANDOVER_LOCK_MINUTES}-minute wait. ${later}`;
+}
+
+/**
+ * The system cancels a paid sale whose seller entered HANDOVER_MAX_WRONG_CODES wrong codes, in
+ * the transaction that counted the last one: the hold is released, the phone is for sale again,
+ * and both sides are told. Answers the payment whose hold is to be released.
+ */
+async function cancelForWrongCodes(tx: Tx, order: OrderRow, failures: number, now: Date) {
+  if (!can('order', order.stage, 'cancel', 'system'))
+    throw new Error(`sale ${order.id} is ${order.stage}`);
+  await tx
+    .update(orders)
+    .set({ stage: next('order', order.stage, 'cancel'), handoverFailures: failures, endedAt: now })
+    .where(eq(orders.id, order.id));
+  await releasePhone(tx, order.productId);
+  const text = `The sale of ${order.productName} was cancelled: the seller entered a wrong handover code ${HANDOVER_MAX_WRONG_CODES} times. The hold on the buyer's card is released.`;
+  await notify(
+    tx,
+    [order.buyerId, order.sellerId].flatMap((userId) =>
+      userId
+        ? [{ userId, kind: 'cancel' as const, text, link: `/dashboard/orders/${order.id}` }]
+        : [],
+    ),
+  );
+  return giveBack(tx, order.id);
+}
+
 /**
  * The seller enters the code the buyer gave at the meeting: the sale completes and the held money
- * is captured. A wrong code counts; after HANDOVER_MAX_FAILURES the code is locked a while.
+ * is captured. A wrong code counts (on the order, for the sale's life): every
+ * HANDOVER_MAX_FAILURES of them lock the code a while, and the HANDOVER_MAX_WRONG_CODES-th
+ * cancels the sale.
  */
 export async function handOver(
   sales: Sales,
@@ -676,7 +718,10 @@ export async function handOver(
   orderId: string,
   code: string,
 ): Promise<void> {
-  type Outcome = { paymentId: string | undefined } | { wrong: string } | { late: true };
+  type Outcome =
+    | { paymentId: string | undefined }
+    | { wrong: string; cancelled?: { paymentId: string | undefined } }
+    | { late: true };
   const now = new Date();
   const outcome = await sales.db.transaction(async (tx): Promise<Outcome> => {
     const order = await lockedOrder(tx, orderId);
@@ -690,21 +735,22 @@ export async function handOver(
       );
     if (!order.handoverCode || !sameCode(code, order.handoverCode)) {
       const failures = order.handoverFailures + 1;
-      const locked = failures >= HANDOVER_MAX_FAILURES;
+      if (failures >= HANDOVER_MAX_WRONG_CODES)
+        return {
+          wrong: wrongCodeMessage(failures),
+          cancelled: { paymentId: await cancelForWrongCodes(tx, order, failures, now) },
+        };
+      const locked = failures % HANDOVER_MAX_FAILURES === 0;
       await tx
         .update(orders)
         .set({
-          handoverFailures: locked ? 0 : failures,
+          handoverFailures: failures,
           handoverLockedUntil: locked
             ? new Date(now.getTime() + HANDOVER_LOCK_MINUTES * 60_000)
             : order.handoverLockedUntil,
         })
         .where(eq(orders.id, order.id));
-      return {
-        wrong: locked
-          ? `code: not right; too many wrong codes, try again in ${HANDOVER_LOCK_MINUTES} minutes`
-          : `code: not right; ${HANDOVER_MAX_FAILURES - failures} tries left`,
-      };
+      return { wrong: wrongCodeMessage(failures) };
     }
     await tx
       .update(orders)
@@ -735,7 +781,11 @@ export async function handOver(
     return { paymentId: await decideMoney(tx, order.id, 'held', 'capturing') };
   });
   // The count of a wrong code is committed; the refusal is the answer.
-  if ('wrong' in outcome) throw DomainError.badRequest(outcome.wrong);
+  if ('wrong' in outcome) {
+    if (!outcome.cancelled) throw DomainError.badRequest(outcome.wrong);
+    await settleAfter(sales, outcome.cancelled.paymentId);
+    throw DomainError.conflict(outcome.wrong);
+  }
   if ('late' in outcome) {
     await expireSale(sales, orderId, now, (order) => pastDeadline(order, now));
     throw DomainError.conflict(STAGE_REFUSALS.handover('expired'));
