@@ -49,6 +49,7 @@ import {
   updateProductFields,
   updateProductPhotos,
 } from '../repositories/products';
+import { isArmsLength } from '../repositories/trust';
 import { findUserByEmail } from '../repositories/users';
 import { DomainError } from './domain-error';
 
@@ -754,7 +755,12 @@ export async function handOver(
     }
     await tx
       .update(orders)
-      .set({ stage: next('order', order.stage, 'handover'), completedAt: now })
+      .set({
+        stage: next('order', order.stage, 'handover'),
+        completedAt: now,
+        // Decided once, with what is known at the handover (decision 038).
+        armsLength: await isArmsLength(tx, order),
+      })
       .where(eq(orders.id, order.id));
     await notify(tx, [
       ...(order.buyerId
@@ -936,7 +942,11 @@ export async function resolveDispute(
   await settleAfter(sales, paymentId);
 }
 
-/** Each side rates the other once after the handover (1-5 stars, an optional comment). */
+/**
+ * Each side rates the other once after the handover (1-5 stars, an optional comment). A summary
+ * counts one rating per rater and rated account, the latest, and none of a sale between related
+ * accounts (decision 038): five sales to oneself are not five votes.
+ */
 export async function rate(
   db: Db,
   caller: Caller,
@@ -945,24 +955,46 @@ export async function rate(
 ): Promise<void> {
   const { order, side } = await orderSeenBy(db, caller, orderId);
   mayTake(order, side === 'admin' ? null : side, 'rate');
-  const rateeId = side === 'buyer' ? order.sellerId : order.buyerId;
+  const by = side as 'buyer' | 'seller';
+  const [rateeId, raterId] =
+    by === 'buyer' ? [order.sellerId, order.buyerId] : [order.buyerId, order.sellerId];
   const gone = () => DomainError.conflict('The other side of this sale no longer has an account');
+  const rated = () => DomainError.conflict('You have rated this sale already');
   if (!rateeId) throw gone();
-  const inserted = await db.transaction(async (tx) => {
-    // The rated account, held against deletion until the rating is in (or found gone: 409).
+  await db.transaction(async (tx) => {
+    // The rated account, held against deletion until the rating is in (or found gone: 409), and
+    // its ratings by one side taken in turn, so that one rating of a pair counts.
     const [ratee] = await tx
       .select({ id: users.id })
       .from(users)
       .where(eq(users.id, rateeId))
-      .for('key share');
+      .for('no key update');
     if (!ratee) throw gone();
-    return tx
+    const [before] = await tx
+      .select({ id: ratings.id })
+      .from(ratings)
+      .where(and(eq(ratings.orderId, order.id), eq(ratings.by, by)));
+    if (before) throw rated();
+    const counts = order.armsLength === true && raterId !== null;
+    if (counts)
+      await tx
+        .update(ratings)
+        .set({ counts: false })
+        .where(
+          and(
+            eq(ratings.raterId, raterId),
+            eq(ratings.rateeId, rateeId),
+            eq(ratings.by, by),
+            eq(ratings.counts, true),
+          ),
+        );
+    const inserted = await tx
       .insert(ratings)
-      .values({ orderId: order.id, by: side as 'buyer' | 'seller', rateeId, ...input })
-      .onConflictDoNothing()
+      .values({ orderId: order.id, by, rateeId, raterId, counts, ...input })
+      .onConflictDoNothing({ target: [ratings.orderId, ratings.by] })
       .returning({ id: ratings.id });
+    if (inserted.length === 0) throw rated();
   });
-  if (inserted.length === 0) throw DomainError.conflict('You have rated this sale already');
 }
 
 /** A new handover code: six digits, from the system's secure random source. */
