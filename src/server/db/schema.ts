@@ -296,8 +296,8 @@ export const orders = pgTable(
     cancelledBy: text('cancelled_by', { enum: ['buyer', 'seller'] }),
     /**
      * Set at the handover (issue 29, decision 038): true when buyer and seller were not found
-     * related (no client address or card in common). Only such sales count in the price guide,
-     * the price notes and ratings.
+     * related (no client address in common, no card paying the seller from two buyer accounts).
+     * Only such sales count in the price guide, the price notes and ratings.
      */
     armsLength: boolean('arms_length'),
     createdAt: createdAt(),
