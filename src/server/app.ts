@@ -68,12 +68,15 @@ import sitemapRoutes from './routes/sitemaps';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
 import { SearchCounts } from './search/search-counts';
+import { Fingerprints } from './trust/fingerprints';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     /** Hashes and seals listings' IMEIs (decision 024). */
     imeiVault: ImeiVault;
+    /** Keyed fingerprints of client addresses and cards (decision 038). */
+    fingerprints: Fingerprints;
     /** Notes and sweeps photos on no phone (decision 026). */
     loosePhotos: LoosePhotos;
     /** Mail waiting to leave (decision 027). */
@@ -107,6 +110,8 @@ export type AppServices = {
   payments: PaymentProvider;
   /** Where the rate limits and the sign-in lockout count, shared by every server when it can be. */
   limits: LimitStore;
+  /** Keyed fingerprints of client addresses and cards (decision 038). */
+  fingerprints: Fingerprints;
 };
 
 export type AppOptions = {
@@ -146,14 +151,17 @@ export async function createServices(config: Config, database: Database): Promis
     (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''),
   );
   const limits = await openLimitStore(config, database);
+  // Keyed by the IMEI key's secret: the one key for fingerprints of what people type or own.
+  const fingerprints = new Fingerprints(imeiKey);
   return {
     identity: createIdentityProvider(database.db, config, authSecret, outbox, limits),
     outbox,
     imeiVault: new ImeiVault(imeiKey),
     accessTokens: new AccessTokens(jwtSecret),
     adminEmails,
-    payments: paymentProviderOf(config, database),
+    payments: paymentProviderOf(config, database, fingerprints),
     limits,
+    fingerprints,
   };
 }
 
@@ -164,7 +172,11 @@ function mailTransportOf(config: Config): MailTransport {
 }
 
 /** Stripe when its keys are set, otherwise the embedded test-mode processor. */
-function paymentProviderOf(config: Config, database: Database): PaymentProvider {
+function paymentProviderOf(
+  config: Config,
+  database: Database,
+  fingerprints: Fingerprints,
+): PaymentProvider {
   if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
     return new StripePaymentProvider({
       secretKey: config.STRIPE_SECRET_KEY,
@@ -172,7 +184,7 @@ function paymentProviderOf(config: Config, database: Database): PaymentProvider 
       apiUrl: config.STRIPE_API_URL,
     });
   }
-  return new EmbeddedPaymentProvider(database.db);
+  return new EmbeddedPaymentProvider(database.db, fingerprints);
 }
 
 export { uploadsDirOf } from './images/image-store-of';
@@ -215,6 +227,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   await fastify.register(metricsPlugin, { token: opts.config.METRICS_TOKEN });
   await fastify.register(publicAnswersPlugin, { ttlMs: opts.config.PUBLIC_CACHE_MS });
   fastify.decorate('imeiVault', services.imeiVault);
+  fastify.decorate('fingerprints', services.fingerprints);
   const loosePhotos = new LoosePhotos(await imageStoreOf(opts.config));
   fastify.decorate('loosePhotos', loosePhotos);
   fastify.decorate('outbox', services.outbox);

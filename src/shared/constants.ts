@@ -24,12 +24,15 @@ export const BATTERY_HEALTH_MIN = 50;
 export const BATTERY_HEALTH_MAX = 100;
 
 /**
- * The fair-price guide (issue 19): completed sales of the last PRICE_GUIDE_DAYS days of the same
- * model and storage; condition too where it has PRICE_GUIDE_MIN_SALES of its own. A card says
- * "Good price" or "High price" only with at least that many comparable sales.
+ * The fair-price guide (issue 19): completed sales between unrelated accounts of the last
+ * PRICE_GUIDE_DAYS days of the same model and storage, outliers trimmed; condition too where it
+ * has PRICE_GUIDE_MIN_SALES of its own. A card says "Good price" or "High price" only with at
+ * least that many comparable sales. Either needs sales by PRICE_GUIDE_MIN_PARTIES sellers to as
+ * many buyers (issue 29, decision 038): one person's prices are not the market's.
  */
 export const PRICE_GUIDE_DAYS = 90;
 export const PRICE_GUIDE_MIN_SALES = 5;
+export const PRICE_GUIDE_MIN_PARTIES = 3;
 
 /** Photos of one phone, the cover first (issue 18). */
 export const PRODUCT_PHOTOS_MAX = 6;

@@ -15,6 +15,9 @@
  *            block of its IMEI withdraws it too)
  *            available|sold|withdrawn --delete--> (deleted; orders keep their own record)
  *
+ * A paid sale is cancelled by its buyer or seller, or by the system once the seller entered
+ * HANDOVER_MAX_WRONG_CODES wrong handover codes.
+ *
  * Money follows the order: paying holds it (the card is authorised), the handover captures it
  * for the seller, a cancel or an expiry releases the hold, an admin's refund gives a captured
  * amount back. A transition whose target is `null` removes the row. Adding a stage or a
@@ -62,7 +65,8 @@ export const ORDER_PROCESS = {
     booked: { pay: step('paid', 'buyer'), cancel: removes('buyer') },
     paid: {
       handover: step('completed', 'seller'),
-      cancel: step('cancelled', 'buyer', 'seller'),
+      // The system cancels a sale after HANDOVER_MAX_WRONG_CODES wrong codes (issue 29).
+      cancel: step('cancelled', 'buyer', 'seller', 'system'),
       expire: step('expired', 'system'),
     },
     completed: { report: step('disputed', 'buyer'), rate: step('completed', 'buyer', 'seller') },
@@ -161,6 +165,12 @@ export const statusOf = (stage: OrderStage): OrderState => (stage === 'booked' ?
 
 /** How long a buyer may report a problem after the handover. */
 export const REPORT_WINDOW_DAYS = 7;
-/** Wrong handover codes before the code is locked for HANDOVER_LOCK_MINUTES. */
+/** Wrong handover codes before the code is locked for HANDOVER_LOCK_MINUTES (every fifth). */
 export const HANDOVER_MAX_FAILURES = 5;
 export const HANDOVER_LOCK_MINUTES = 15;
+/**
+ * Wrong handover codes in all before the sale is cancelled and the hold released (issue 29):
+ * without it a seller had about 3,360 guesses over a 7-day hold, a 0.3 % chance to take the
+ * money without a handover; 15 guesses of a million leave 0.0015 %.
+ */
+export const HANDOVER_MAX_WRONG_CODES = 15;

@@ -17,18 +17,29 @@ let t: TestApp;
 let seller: Account;
 let buyer: Account;
 let sellerRow: typeof users.$inferSelect;
+type UserRow = typeof users.$inferSelect;
+/** The sellers of past sales, in turn: a guide speaks only for several sellers (decision 038). */
+let pastSellers: UserRow[];
+
+const rowOf = async (account: Account) =>
+  (
+    await t.database.db.select().from(users).where(eq(users.email, account.email))
+  )[0] as typeof users.$inferSelect;
 
 beforeAll(async () => {
   t = await buildTestApp();
+  const others = await Promise.all([1, 2, 3].map(() => createAccount(t.app, 'seller')));
   [seller, buyer] = await Promise.all([
     createAccount(t.app, 'seller'),
     createAccount(t.app, 'user'),
   ]);
-  [sellerRow] = (await t.database.db.select().from(users).where(eq(users.email, seller.email))) as [
-    typeof users.$inferSelect,
-  ];
+  sellerRow = await rowOf(seller);
+  pastSellers = await Promise.all(others.map(rowOf));
 });
 afterAll(() => t.close());
+
+/** Whose turn it is to have sold the next phone, among the sellers `sales` takes in turn. */
+let turn = 0;
 
 /** A model name no other test uses. */
 const newModel = () => `Pixel ${randomUUID().slice(0, 8)}`;
@@ -39,19 +50,31 @@ type Phone = { modelName: string; storage?: string; condition?: string };
 async function sales(
   phone: Phone,
   prices: number[],
-  options: { daysAgo?: number; stage?: 'completed' | 'cancelled' | 'refunded' } = {},
+  options: {
+    daysAgo?: number;
+    stage?: 'completed' | 'cancelled' | 'refunded';
+    /** The sellers to take in turn (three by default); each sale has a buyer of its own. */
+    sellers?: (typeof users.$inferSelect)[];
+    related?: boolean;
+  } = {},
 ) {
+  const sellers = options.sellers ?? pastSellers;
   for (const [i, price] of prices.entries()) {
-    const product = await createProduct(t.database.db, sellerRow, {
-      modelName: phone.modelName,
-      storage: phone.storage ?? '128 GB',
-      condition: phone.condition ?? 'Good',
-      resellPriceCents: Math.round(price * 100),
-    });
+    const product = await createProduct(
+      t.database.db,
+      sellers[turn++ % sellers.length] as typeof users.$inferSelect,
+      {
+        modelName: phone.modelName,
+        storage: phone.storage ?? '128 GB',
+        condition: phone.condition ?? 'Good',
+        resellPriceCents: Math.round(price * 100),
+      },
+    );
     await createSale(t.database.db, product, {
       priceCents: Math.round(price * 100),
       daysAgo: options.daysAgo ?? 1 + i,
       stage: options.stage ?? 'completed',
+      related: options.related ?? false,
     });
   }
 }
@@ -106,15 +129,24 @@ describe('the price guide', () => {
     expect([answer.low, answer.high]).toEqual([100, 400]);
   });
 
-  it('answers one sale as its own median, low and high', async () => {
+  it('answers nothing until the sales are by three sellers to three buyers', async () => {
     const modelName = newModel();
-    await sales({ modelName }, [333.33]);
+    const [first, second, third] = pastSellers as [UserRow, UserRow, UserRow];
+    await sales({ modelName }, [333.33, 340], { sellers: [first, second] });
     expect(await guide({ modelName, storage: '128 GB' })).toMatchObject({
-      count: 1,
-      median: 333.33,
+      count: 0,
+      median: null,
+      prices: [],
+    });
+    // Three more sales, by one of the two: still two sellers.
+    await sales({ modelName }, [335, 336, 337], { sellers: [first] });
+    expect((await guide({ modelName, storage: '128 GB' })).count).toBe(0);
+    await sales({ modelName }, [338], { sellers: [third] });
+    expect(await guide({ modelName, storage: '128 GB' })).toMatchObject({
+      count: 6,
+      median: 336.5,
       low: 333.33,
-      high: 333.33,
-      prices: [333.33],
+      high: 340,
     });
   });
 
@@ -133,16 +165,16 @@ describe('the price guide', () => {
 
   it('counts only completed sales of the last 90 days of the same storage', async () => {
     const modelName = newModel();
-    await sales({ modelName }, [200, 210]);
+    await sales({ modelName }, [200, 210, 215]);
     await sales({ modelName }, [999], { daysAgo: 91 });
     await sales({ modelName }, [1], { stage: 'cancelled' });
     await sales({ modelName }, [2], { stage: 'refunded' });
     await sales({ modelName, storage: '256 GB' }, [5000]);
     const answer = await guide({ modelName, storage: '128 GB' });
-    expect(answer.prices).toEqual([200, 210]);
+    expect(answer.prices).toEqual([200, 210, 215]);
     // A sale of 89 days counts.
     await sales({ modelName }, [220], { daysAgo: 89 });
-    expect((await guide({ modelName, storage: '128 GB' })).prices).toEqual([200, 210, 220]);
+    expect((await guide({ modelName, storage: '128 GB' })).prices).toEqual([200, 210, 215, 220]);
   });
 
   it('matches the model name ignoring case and spaces: iPhone14 is iPhone 14', async () => {
@@ -181,12 +213,29 @@ describe('the price guide', () => {
     expect(answer).toMatchObject({ basis: 'model-storage', count: 8, median: 305 });
   });
 
+  it('leaves out prices beyond one and a half interquartile ranges of the quartiles', async () => {
+    const modelName = newModel();
+    await sales({ modelName }, [0.5, 490, 495, 500, 505, 510, 5000]);
+    // Q1 492.5, Q3 507.5: the fences are 470 and 530.
+    expect(await guide({ modelName, storage: '128 GB' })).toMatchObject({
+      count: 5,
+      median: 500,
+      low: 490,
+      high: 510,
+      prices: [490, 495, 500, 505, 510],
+    });
+  });
+
   it('samples at most 200 prices evenly, the lowest and highest included', async () => {
     const modelName = newModel();
-    const product = await createProduct(t.database.db, sellerRow, { modelName });
-    // 251 sales of one phone is not real, but the guide counts sales, not phones.
+    const phones = await Promise.all(
+      pastSellers.map((pastSeller) => createProduct(t.database.db, pastSeller, { modelName })),
+    );
+    // 251 sales of three phones is not real, but the guide counts sales, not phones.
     for (let cents = 10_000; cents <= 10_250; cents++)
-      await createSale(t.database.db, product, { priceCents: cents });
+      await createSale(t.database.db, phones[cents % 3] as (typeof phones)[number], {
+        priceCents: cents,
+      });
     const answer = await guide({ modelName, storage: '128 GB' });
     expect(answer.count).toBe(251);
     expect(answer.prices).toHaveLength(200);

@@ -4,10 +4,19 @@
  * handover), with the money's state in our records and in the embedded processor checked at
  * each step.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, paymentIntents, payments, products, users } from '../../src/server/db/schema';
-import type { Sales } from '../../src/server/domain/order-process';
+import {
+  notifications,
+  orders,
+  outboxMails,
+  paymentIntents,
+  payments,
+  products,
+  users,
+} from '../../src/server/db/schema';
+import type { DomainError } from '../../src/server/domain/domain-error';
+import { handOver, type Sales } from '../../src/server/domain/order-process';
 import { runTimedWork } from '../../src/server/domain/timed-work';
 import { EmbeddedPaymentProvider } from '../../src/server/payments/embedded-processor';
 import type { PaymentProvider } from '../../src/server/payments/payment-provider';
@@ -191,7 +200,9 @@ describe('the handover', () => {
     const wrong = wrongCodeFor(code);
     const first = await handover(seller, orderId, wrong);
     expect(first.statusCode).toBe(400);
-    expect(first.json().message).toBe('code: not right; 4 tries left');
+    expect(first.json().message).toBe(
+      "code: not right; 4 tries left before a 15-minute wait. After 14 more wrong codes the sale is cancelled and the hold on the buyer's card released.",
+    );
     for (let i = 0; i < 4; i++) await handover(seller, orderId, wrong);
     const locked = await handover(seller, orderId, code);
     expect(locked.statusCode).toBe(429);
@@ -199,6 +210,76 @@ describe('the handover', () => {
     expect((await orderRow(orderId))?.stage).toBe('paid');
     expect((await paymentRow(orderId))?.money).toBe('held');
     expect((await saleAs(seller, orderId)).json().handoverLockedUntil).not.toBeNull();
+  });
+
+  it('cancels the sale at the fifteenth wrong code in all: the hold released, the phone for sale, both sides told', async () => {
+    const { buyer, orderId, productId, intentId } = await paidSale();
+    const wrong = wrongCodeFor(await codeOf(buyer, orderId));
+    // The code locks for 15 minutes after every fifth; the lock is moved into the past between tries.
+    const unlock = () =>
+      t.database.db
+        .update(orders)
+        .set({ handoverLockedUntil: new Date(Date.now() - 1000) })
+        .where(eq(orders.id, orderId));
+    // The route takes 10 tries a minute per seller and sale: the first ten go through it, the
+    // rest straight to the order process (the count is the order's, whoever reaches it).
+    const [sellerRow] = await t.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, seller.email));
+    const sellerCaller = { ...(sellerRow as typeof users.$inferSelect) };
+    const tryWrong = async () => {
+      await unlock();
+      return handOver(sales, sellerCaller, orderId, wrong).then(
+        () => ({ status: 200, message: '' }),
+        (err: DomainError) => ({ status: err.statusCode, message: err.message }),
+      );
+    };
+    const answers: { status: number; message: string }[] = [];
+    for (let i = 1; i <= 10; i++) {
+      await unlock();
+      const res = await handover(seller, orderId, wrong);
+      answers.push({ status: res.statusCode, message: res.json().message });
+    }
+    for (let i = 11; i <= 14; i++) answers.push(await tryWrong());
+    expect(answers.map((a) => a.status)).toEqual(Array(14).fill(400));
+    expect(answers[9]?.message).toBe(
+      "code: not right; too many wrong codes, try again in 15 minutes. After 5 more wrong codes the sale is cancelled and the hold on the buyer's card released.",
+    );
+    expect(answers[13]?.message).toBe(
+      "code: not right; 1 try left before the sale is cancelled and the hold on the buyer's card released.",
+    );
+    // The fourteenth still only refuses.
+    expect(await orderRow(orderId)).toMatchObject({ stage: 'paid', handoverFailures: 14 });
+    expect((await paymentRow(orderId))?.money).toBe('held');
+    expect(await productStatus(productId)).toBe('sold');
+
+    const last = await tryWrong();
+    expect(last.status).toBe(409);
+    expect(last.message).toBe(
+      "code: not right; too many wrong codes: the sale is cancelled and the hold on the buyer's card released.",
+    );
+    expect(await orderRow(orderId)).toMatchObject({ stage: 'cancelled', cancelledBy: null });
+    expect((await paymentRow(orderId))?.money).toBe('released');
+    expect(await intentStatus(intentId)).toBe('canceled');
+    expect(await productStatus(productId)).toBe('available');
+    const told = `The sale of ${(await orderRow(orderId))?.productName} was cancelled: the seller entered a wrong handover code 15 times. The hold on the buyer's card is released.`;
+    for (const side of [buyer, seller]) {
+      const [account] = await t.database.db.select().from(users).where(eq(users.email, side.email));
+      const notes = await t.database.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, account?.id as string), eq(notifications.text, told)));
+      expect(notes).toHaveLength(1);
+      const mails = await t.database.db
+        .select()
+        .from(outboxMails)
+        .where(and(eq(outboxMails.toAddress, side.email), eq(outboxMails.kind, 'cancel')));
+      expect(mails.some((m) => m.textBody.includes(told))).toBe(true);
+    }
+    // Once: further guesses find the sale cancelled, and count nothing.
+    expect(await tryWrong()).toEqual({ status: 409, message: 'This sale is already cancelled' });
+    expect((await orderRow(orderId))?.handoverFailures).toBe(15);
   });
 
   it('is the seller’s of that sale alone, and needs six digits', async () => {

@@ -112,7 +112,8 @@ export const orderValues = (
 /**
  * A sale of `product` paid and handed over `daysAgo` days ago at `priceCents` (what the price
  * guide counts), or ended in `stage` (cancelled, refunded…) instead. The phone is marked sold
- * when the sale has it, as the sale process leaves it.
+ * when the sale has it, as the sale process leaves it. Each sale has a buyer of its own, not
+ * related to the seller (`armsLength`) unless `related`.
  */
 export async function createSale(
   db: Db,
@@ -121,14 +122,21 @@ export async function createSale(
     priceCents = product.resellPriceCents,
     daysAgo = 1,
     stage = 'completed',
+    related = false,
   }: {
     priceCents?: number;
     daysAgo?: number;
     stage?: 'completed' | 'cancelled' | 'refunded' | 'disputed' | 'paid';
+    related?: boolean;
   } = {},
 ) {
   const at = new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000);
   const buyer = { id: randomUUID(), email: `buyer-${unique()}@test.example` };
+  const [seller] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, product.sellerEmail));
+  const handedOver = stage === 'completed' || stage === 'disputed' || stage === 'refunded';
   const [row] = await db
     .insert(orders)
     .values(
@@ -139,9 +147,11 @@ export async function createSale(
         priceCents,
         status: 'paid',
         stage,
+        sellerId: seller?.id ?? null,
         sellerEmail: product.sellerEmail,
         sellerName: product.sellerName,
         sellerNumber: product.sellerNumber,
+        armsLength: handedOver ? !related : null,
         handoverCode: '123456',
         paidAt: new Date(at.getTime() - 60 * 60 * 1000),
         completedAt: stage === 'completed' || stage === 'disputed' ? at : null,

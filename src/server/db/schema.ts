@@ -13,6 +13,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -275,6 +276,7 @@ export const orders = pgTable(
     sellerNumber: text('seller_number'),
     /** Six digits the buyer gives the seller at the handover; set when the payment is held. */
     handoverCode: text('handover_code'),
+    /** Wrong handover codes in all: every fifth locks the code a while, the fifteenth cancels. */
     handoverFailures: integer('handover_failures').notNull().default(0),
     handoverLockedUntil: timestamp('handover_locked_until', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
@@ -292,6 +294,12 @@ export const orders = pgTable(
     /** When the sale ended without a handover (cancelled or expired) or was refunded. */
     endedAt: timestamp('ended_at', { withTimezone: true }),
     cancelledBy: text('cancelled_by', { enum: ['buyer', 'seller'] }),
+    /**
+     * Set at the handover (issue 29, decision 038): true when buyer and seller were not found
+     * related (no client address in common, no card paying the seller from two buyer accounts).
+     * Only such sales count in the price guide, the price notes and ratings.
+     */
+    armsLength: boolean('arms_length'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -305,7 +313,7 @@ export const orders = pgTable(
     // The price guide and the cards' price note: a model and storage's completed sales by date.
     index('orders_comparable_idx')
       .on(t.modelKey, t.storage, t.completedAt)
-      .where(sql`${t.stage} = 'completed'`),
+      .where(sql`${t.stage} = 'completed' and ${t.armsLength}`),
     index('orders_image_idx').on(t.image),
     index('orders_hold_idx').on(t.holdExpiresAt).where(sql`${t.stage} = 'paid'`),
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid')`),
@@ -340,11 +348,17 @@ export const payments = pgTable(
     productId: uuid('product_id').notNull(),
     money: text('money', { enum: MONEY_STATES }).notNull().default('held'),
     settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** The paying card's fingerprint, as the provider answers it (decision 038); null if none. */
+    cardFingerprint: text('card_fingerprint'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('payments_transaction_key').on(t.transactionId),
     uniqueIndex('payments_order_key').on(t.orderId),
+    // The cards a seller paid with as a buyer, for the handover's relatedness check.
+    index('payments_card_fingerprint_idx')
+      .on(t.cardFingerprint)
+      .where(sql`${t.cardFingerprint} is not null`),
     index('payments_unsettled_idx')
       .on(t.seq)
       .where(sql`${t.money} in ('capturing', 'releasing', 'refunding')`),
@@ -390,11 +404,20 @@ export const ratings = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     stars: integer('stars').notNull(),
     comment: text('comment').notNull().default(''),
+    /** The account that gave it (the order's buyer or seller when it was given). */
+    raterId: uuid('rater_id'),
+    /**
+     * Whether it counts in the rated account's summary (issue 29, decision 038): the latest of
+     * one rater for one rated account, on a sale between unrelated accounts.
+     */
+    counts: boolean('counts').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('ratings_order_by_key').on(t.orderId, t.by),
     index('ratings_ratee_idx').on(t.rateeId, t.by),
+    uniqueIndex('ratings_pair_counted_key').on(t.raterId, t.rateeId, t.by).where(sql`${t.counts}`),
+    index('ratings_counted_idx').on(t.rateeId, t.by, t.stars).where(sql`${t.counts}`),
     check('ratings_by_check', sql`${t.by} in ('buyer', 'seller')`),
     check('ratings_stars_check', sql`${t.stars} between 1 and 5`),
   ],
@@ -415,6 +438,26 @@ export const bannedEmails = pgTable(
   (t) => [
     index('banned_emails_seq_idx').on(t.seq.desc()),
     check('banned_emails_reason_check', sql`${t.reason} in ('deleted', 'banned')`),
+  ],
+);
+
+/**
+ * The client addresses each account acted from (issue 29, decision 038), as keyed fingerprints
+ * (never the address): at sign-up or sign-in, listing, booking and paying. Two accounts seen from
+ * one address are related; their sales and ratings do not count as the market's.
+ */
+export const accountAddresses = pgTable(
+  'account_addresses',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addressHash: text('address_hash').notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'account_addresses_pkey', columns: [t.userId, t.addressHash] }),
+    index('account_addresses_hash_idx').on(t.addressHash),
   ],
 );
 
@@ -624,6 +667,8 @@ export const paymentIntents = pgTable(
     })
       .notNull()
       .default('requires_payment_method'),
+    /** The confirming card's keyed fingerprint (the number is never stored), as Stripe keeps one. */
+    cardFingerprint: text('card_fingerprint'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

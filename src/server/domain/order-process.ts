@@ -19,6 +19,7 @@ import {
   can,
   HANDOVER_LOCK_MINUTES,
   HANDOVER_MAX_FAILURES,
+  HANDOVER_MAX_WRONG_CODES,
   type MoneyState,
   next,
   type OrderTransition,
@@ -48,6 +49,7 @@ import {
   updateProductFields,
   updateProductPhotos,
 } from '../repositories/products';
+import { isArmsLength } from '../repositories/trust';
 import { findUserByEmail } from '../repositories/users';
 import { DomainError } from './domain-error';
 
@@ -666,9 +668,50 @@ export async function cancelSale(sales: Sales, caller: Caller, orderId: string):
 const sameCode = (given: string, expected: string) =>
   given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 
+/** The answer to the wrong code that was the `failures`th, saying what more of them leads to. */
+function wrongCodeMessage(failures: number): string {
+  const toCancel = HANDOVER_MAX_WRONG_CODES - failures;
+  const toLock = HANDOVER_MAX_FAILURES - (failures % HANDOVER_MAX_FAILURES);
+  const cancelled = "the sale is cancelled and the hold on the buyer's card released";
+  const tries = (n: number) => `${n} ${n === 1 ? 'try' : 'tries'}`;
+  if (toCancel <= 0) return `code: not right; too many wrong codes: ${cancelled}.`;
+  const later = `After ${toCancel} more wrong ${toCancel === 1 ? 'code' : 'codes'} ${cancelled}.`;
+  if (toLock === HANDOVER_MAX_FAILURES)
+    return `code: not right; too many wrong codes, try again in ${HANDOVER_LOCK_MINUTES} minutes. ${later}`;
+  if (toCancel <= toLock) return `code: not right; ${tries(toCancel)} left before ${cancelled}.`;
+  return `code: not right; ${tries(toLock)} left before a ${HANDOVER_LOCK_MINUTES}-minute wait. ${later}`;
+}
+
+/**
+ * The system cancels a paid sale whose seller entered HANDOVER_MAX_WRONG_CODES wrong codes, in
+ * the transaction that counted the last one: the hold is released, the phone is for sale again,
+ * and both sides are told. Answers the payment whose hold is to be released.
+ */
+async function cancelForWrongCodes(tx: Tx, order: OrderRow, failures: number, now: Date) {
+  if (!can('order', order.stage, 'cancel', 'system'))
+    throw new Error(`sale ${order.id} is ${order.stage}`);
+  await tx
+    .update(orders)
+    .set({ stage: next('order', order.stage, 'cancel'), handoverFailures: failures, endedAt: now })
+    .where(eq(orders.id, order.id));
+  await releasePhone(tx, order.productId);
+  const text = `The sale of ${order.productName} was cancelled: the seller entered a wrong handover code ${HANDOVER_MAX_WRONG_CODES} times. The hold on the buyer's card is released.`;
+  await notify(
+    tx,
+    [order.buyerId, order.sellerId].flatMap((userId) =>
+      userId
+        ? [{ userId, kind: 'cancel' as const, text, link: `/dashboard/orders/${order.id}` }]
+        : [],
+    ),
+  );
+  return giveBack(tx, order.id);
+}
+
 /**
  * The seller enters the code the buyer gave at the meeting: the sale completes and the held money
- * is captured. A wrong code counts; after HANDOVER_MAX_FAILURES the code is locked a while.
+ * is captured. A wrong code counts (on the order, for the sale's life): every
+ * HANDOVER_MAX_FAILURES of them lock the code a while, and the HANDOVER_MAX_WRONG_CODES-th
+ * cancels the sale.
  */
 export async function handOver(
   sales: Sales,
@@ -676,7 +719,10 @@ export async function handOver(
   orderId: string,
   code: string,
 ): Promise<void> {
-  type Outcome = { paymentId: string | undefined } | { wrong: string } | { late: true };
+  type Outcome =
+    | { paymentId: string | undefined }
+    | { wrong: string; cancelled?: { paymentId: string | undefined } }
+    | { late: true };
   const now = new Date();
   const outcome = await sales.db.transaction(async (tx): Promise<Outcome> => {
     const order = await lockedOrder(tx, orderId);
@@ -690,25 +736,31 @@ export async function handOver(
       );
     if (!order.handoverCode || !sameCode(code, order.handoverCode)) {
       const failures = order.handoverFailures + 1;
-      const locked = failures >= HANDOVER_MAX_FAILURES;
+      if (failures >= HANDOVER_MAX_WRONG_CODES)
+        return {
+          wrong: wrongCodeMessage(failures),
+          cancelled: { paymentId: await cancelForWrongCodes(tx, order, failures, now) },
+        };
+      const locked = failures % HANDOVER_MAX_FAILURES === 0;
       await tx
         .update(orders)
         .set({
-          handoverFailures: locked ? 0 : failures,
+          handoverFailures: failures,
           handoverLockedUntil: locked
             ? new Date(now.getTime() + HANDOVER_LOCK_MINUTES * 60_000)
             : order.handoverLockedUntil,
         })
         .where(eq(orders.id, order.id));
-      return {
-        wrong: locked
-          ? `code: not right; too many wrong codes, try again in ${HANDOVER_LOCK_MINUTES} minutes`
-          : `code: not right; ${HANDOVER_MAX_FAILURES - failures} tries left`,
-      };
+      return { wrong: wrongCodeMessage(failures) };
     }
     await tx
       .update(orders)
-      .set({ stage: next('order', order.stage, 'handover'), completedAt: now })
+      .set({
+        stage: next('order', order.stage, 'handover'),
+        completedAt: now,
+        // Decided once, with what is known at the handover (decision 038).
+        armsLength: await isArmsLength(tx, order),
+      })
       .where(eq(orders.id, order.id));
     await notify(tx, [
       ...(order.buyerId
@@ -735,7 +787,11 @@ export async function handOver(
     return { paymentId: await decideMoney(tx, order.id, 'held', 'capturing') };
   });
   // The count of a wrong code is committed; the refusal is the answer.
-  if ('wrong' in outcome) throw DomainError.badRequest(outcome.wrong);
+  if ('wrong' in outcome) {
+    if (!outcome.cancelled) throw DomainError.badRequest(outcome.wrong);
+    await settleAfter(sales, outcome.cancelled.paymentId);
+    throw DomainError.conflict(outcome.wrong);
+  }
   if ('late' in outcome) {
     await expireSale(sales, orderId, now, (order) => pastDeadline(order, now));
     throw DomainError.conflict(STAGE_REFUSALS.handover('expired'));
@@ -886,7 +942,11 @@ export async function resolveDispute(
   await settleAfter(sales, paymentId);
 }
 
-/** Each side rates the other once after the handover (1-5 stars, an optional comment). */
+/**
+ * Each side rates the other once after the handover (1-5 stars, an optional comment). A summary
+ * counts one rating per rater and rated account, the latest, and none of a sale between related
+ * accounts (decision 038): five sales to oneself are not five votes.
+ */
 export async function rate(
   db: Db,
   caller: Caller,
@@ -895,24 +955,46 @@ export async function rate(
 ): Promise<void> {
   const { order, side } = await orderSeenBy(db, caller, orderId);
   mayTake(order, side === 'admin' ? null : side, 'rate');
-  const rateeId = side === 'buyer' ? order.sellerId : order.buyerId;
+  const by = side as 'buyer' | 'seller';
+  const [rateeId, raterId] =
+    by === 'buyer' ? [order.sellerId, order.buyerId] : [order.buyerId, order.sellerId];
   const gone = () => DomainError.conflict('The other side of this sale no longer has an account');
+  const rated = () => DomainError.conflict('You have rated this sale already');
   if (!rateeId) throw gone();
-  const inserted = await db.transaction(async (tx) => {
-    // The rated account, held against deletion until the rating is in (or found gone: 409).
+  await db.transaction(async (tx) => {
+    // The rated account, held against deletion until the rating is in (or found gone: 409), and
+    // its ratings by one side taken in turn, so that one rating of a pair counts.
     const [ratee] = await tx
       .select({ id: users.id })
       .from(users)
       .where(eq(users.id, rateeId))
-      .for('key share');
+      .for('no key update');
     if (!ratee) throw gone();
-    return tx
+    const [before] = await tx
+      .select({ id: ratings.id })
+      .from(ratings)
+      .where(and(eq(ratings.orderId, order.id), eq(ratings.by, by)));
+    if (before) throw rated();
+    const counts = order.armsLength === true && raterId !== null;
+    if (counts)
+      await tx
+        .update(ratings)
+        .set({ counts: false })
+        .where(
+          and(
+            eq(ratings.raterId, raterId),
+            eq(ratings.rateeId, rateeId),
+            eq(ratings.by, by),
+            eq(ratings.counts, true),
+          ),
+        );
+    const inserted = await tx
       .insert(ratings)
-      .values({ orderId: order.id, by: side as 'buyer' | 'seller', rateeId, ...input })
-      .onConflictDoNothing()
+      .values({ orderId: order.id, by, rateeId, raterId, counts, ...input })
+      .onConflictDoNothing({ target: [ratings.orderId, ratings.by] })
       .returning({ id: ratings.id });
+    if (inserted.length === 0) throw rated();
   });
-  if (inserted.length === 0) throw DomainError.conflict('You have rated this sale already');
 }
 
 /** A new handover code: six digits, from the system's secure random source. */

@@ -1,12 +1,14 @@
 /**
  * The embedded test-mode card processor: no money moves. Payment intents live in our
- * database; cards behave like Stripe's documented test cards. Card numbers are never stored.
+ * database; cards behave like Stripe's documented test cards. Card numbers are never stored;
+ * as Stripe does, a confirmed intent keeps the card's fingerprint (a keyed hash, decision 038).
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { luhnValid } from '../../shared/luhn';
 import type { Db } from '../db/client';
 import { paymentIntents } from '../db/schema';
+import type { Fingerprints } from '../trust/fingerprints';
 import type { PaymentIntent, PaymentIntentStatus, PaymentProvider } from './payment-provider';
 
 export type Card = { number: string; expMonth: number; expYear: number; cvc: string };
@@ -75,10 +77,15 @@ const toIntent = (row: typeof paymentIntents.$inferSelect): PaymentIntent => ({
   currency: row.currency,
   status: row.status,
   buyerEmail: row.email,
+  cardFingerprint: row.cardFingerprint,
 });
 
 export class EmbeddedPaymentProvider implements PaymentProvider {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Fingerprints the confirming card; without it (a test's processor) none is kept. */
+    private readonly fingerprints?: Fingerprints,
+  ) {}
 
   async createIntent(input: { orderId: string; amountCents: number; email: string }) {
     const id = `pi_${randomBytes(12).toString('hex')}`;
@@ -140,7 +147,11 @@ export class EmbeddedPaymentProvider implements PaymentProvider {
     if (problem) return problem;
     const [updated] = await this.db
       .update(paymentIntents)
-      .set({ status: 'requires_capture', updatedAt: new Date() })
+      .set({
+        status: 'requires_capture',
+        cardFingerprint: this.fingerprints?.card(card.number) ?? null,
+        updatedAt: new Date(),
+      })
       .where(and(eq(paymentIntents.id, row.id), eq(paymentIntents.status, row.status)))
       .returning();
     return toIntent(updated ?? row);

@@ -28,6 +28,11 @@ export type PaymentIntent = {
    * the buyer's browser, which holds the client secret. Null when the provider has none.
    */
   buyerEmail: string | null;
+  /**
+   * The card's fingerprint: one card, one fingerprint, the number never told (Stripe's
+   * `card.fingerprint`; the embedded processor's keyed hash). Null before a card paid.
+   */
+  cardFingerprint: string | null;
 };
 
 export interface PaymentProvider {

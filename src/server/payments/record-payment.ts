@@ -115,6 +115,7 @@ export async function recordPayment(
         productId: order.productId,
         // An intent captured at once (made before holds existed) is the seller's money already.
         money: intent.status === 'succeeded' ? 'captured' : 'held',
+        cardFingerprint: intent.cardFingerprint,
       })
       .returning({ id: payments.id });
     await tx

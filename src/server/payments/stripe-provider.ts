@@ -73,6 +73,7 @@ export class StripePaymentProvider implements PaymentProvider {
       status: statusOf(intent.status, (chargeOf(intent)?.amount_refunded ?? 0) > 0),
       // Intents made before the buyer went into the metadata carry it only as the receipt's address.
       buyerEmail: intent.metadata.buyerEmail ?? intent.receipt_email ?? null,
+      cardFingerprint: chargeOf(intent)?.payment_method_details?.card?.fingerprint ?? null,
     };
   }
 

@@ -1,14 +1,24 @@
 /**
  * The fair-price guide (issue 19, decision 024): what phones like one sold for, from completed
  * sales of the last PRICE_GUIDE_DAYS days of the same model (`model_key`: lower case, spaces
- * left out, so "iPhone14" is "iPhone 14") and storage, and of the same condition too when that condition alone has
- * PRICE_GUIDE_MIN_SALES of them. A sale's price is what its buyer paid (`orders.price_cents`);
- * its model, storage and condition are the order's own, kept at booking (migration 0009).
+ * left out, so "iPhone14" is "iPhone 14") and storage, and of the same condition too when that
+ * condition alone has PRICE_GUIDE_MIN_SALES of them. A sale's price is what its buyer paid
+ * (`orders.price_cents`); its model, storage and condition are the order's own, kept at booking
+ * (migration 0009).
+ *
+ * One person cannot set it (issue 29, decision 038): only sales between unrelated accounts count
+ * (`orders.arms_length`, decided at the handover), prices outside Tukey's fences of their set
+ * (below Q1 - 1.5 IQR or above Q3 + 1.5 IQR) are left out, and a set speaks only with sales by
+ * PRICE_GUIDE_MIN_PARTIES sellers to as many buyers.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { priceGuideQuerySchema } from '../../shared/api';
-import { PRICE_GUIDE_DAYS, PRICE_GUIDE_MIN_SALES } from '../../shared/constants';
+import {
+  PRICE_GUIDE_DAYS,
+  PRICE_GUIDE_MIN_PARTIES,
+  PRICE_GUIDE_MIN_SALES,
+} from '../../shared/constants';
 import type { PriceGuide, Product } from '../../shared/entities';
 import { type Db, rowsOf } from '../db/client';
 import { orders } from '../db/schema';
@@ -22,37 +32,84 @@ export const HIGH_PRICE_FACTOR = 1.15;
 /** The most prices the guide answers for its chart; more sales are sampled evenly. */
 export const PRICE_GUIDE_MAX_PRICES = 200;
 
-/** A sale that counts: handed over (completed) within the guide's window. */
+/** How many interquartile ranges beyond the quartiles a price may be and still count. */
+export const OUTLIER_IQRS = 1.5;
+
+/**
+ * A sale that counts: handed over (completed) within the guide's window, between accounts not
+ * found related. The order of the conditions is the index's (orders_comparable_idx).
+ */
 const countedSale = (sale: SQL) =>
-  sql`${sale}.stage = 'completed' and ${sale}.completed_at > now() - make_interval(days => ${PRICE_GUIDE_DAYS})`;
+  sql`${sale}.stage = 'completed' and ${sale}.arms_length and ${sale}.completed_at > now() - make_interval(days => ${PRICE_GUIDE_DAYS})`;
+
+/**
+ * The figures of the comparable sales `sales` (a `from orders sale where ...`), of all of them
+ * and (suffix `c`) of those where `same` holds (the same condition), each set trimmed to its
+ * own fences: count, median, low, high, distinct sellers and buyers, and the fences themselves.
+ * One read of the sales (the CTE is materialised once), whatever reads the figures.
+ */
+const figuresOf = (sales: SQL, same: SQL) => {
+  const fences = (q: string, suffix: string) =>
+    sql.raw(
+      `${q}[1] - ${OUTLIER_IQRS} * (${q}[2] - ${q}[1]) as lo${suffix}, ${q}[2] + ${OUTLIER_IQRS} * (${q}[2] - ${q}[1]) as hi${suffix}`,
+    );
+  const quartiles = sql.raw(
+    'percentile_cont(array[0.25, 0.75]::float8[]) within group (order by cents)',
+  );
+  const of = (kept: string, suffix: string) =>
+    sql.raw(`count(*) filter (where ${kept})::int as n${suffix},
+        percentile_cont(0.5) within group (order by cents) filter (where ${kept}) as median${suffix},
+        min(cents) filter (where ${kept}) as low${suffix},
+        max(cents) filter (where ${kept}) as high${suffix},
+        count(distinct seller_id) filter (where ${kept})::int as sellers${suffix},
+        count(distinct buyer_id) filter (where ${kept})::int as buyers${suffix},
+        max(lo${suffix}) as lo${suffix}, max(hi${suffix}) as hi${suffix}`);
+  return sql`with sale as (
+      select sale.price_cents as cents, sale.seller_id, sale.buyer_id, ${same} as same from ${sales}
+    ), fence as (
+      select ${fences('q', '')}, ${fences('qc', 'c')} from (
+        select ${quartiles} as q, ${quartiles} filter (where same) as qc from sale
+      ) quartiles
+    ), kept as (
+      select sale.*, fence.* from sale, fence
+    )
+    select ${of('cents between lo and hi', '')}, ${of('same and cents between loc and hic', 'c')}
+    from kept`;
+};
+
+/** Whether figures of `n` sales by `sellers` to `buyers` may speak for the market. */
+const enoughSql = (suffix: '' | 'c', minSales: number) =>
+  sql.raw(
+    `f.n${suffix} >= ${minSales} and f.sellers${suffix} >= ${PRICE_GUIDE_MIN_PARTIES} and f.buyers${suffix} >= ${PRICE_GUIDE_MIN_PARTIES}`,
+  );
 
 /**
  * The note on a listed phone's price, as a correlated subquery of the `products` row in the
  * query around it: null unless the phone is for sale and has PRICE_GUIDE_MIN_SALES comparable
- * completed sales; then `good` at or below their median, `high` above HIGH_PRICE_FACTOR times it.
- * Comparable as the guide counts them: the same condition when it has enough sales of its own,
- * else every condition. It runs once per card and reads only the comparable sales, by the
- * orders' own model, storage and date (orders_comparable_idx): however many phones of one model
- * are listed. A sold or withdrawn phone does not run it at all (CASE evaluates lazily).
+ * completed sales (outliers left out) by PRICE_GUIDE_MIN_PARTIES sellers to as many buyers; then
+ * `good` at or below their median, `high` above HIGH_PRICE_FACTOR times it. Comparable as the
+ * guide counts them: the same condition when it has enough sales of its own, else every
+ * condition. It runs once per card and reads only the comparable sales, by the orders' own
+ * model, storage and date (orders_comparable_idx, over sales between unrelated accounts only):
+ * however many phones of one model are listed. A sold or withdrawn phone does not run it at all
+ * (CASE evaluates lazily).
  */
 export const priceNoteOf = () => {
   const sale = sql.raw('sale');
   const price = sql.raw('"products"."resell_price_cents"');
-  const sameCondition = sql`${sale}.condition = "products"."condition"`;
-  const median = sql`percentile_cont(0.5) within group (order by ${sale}.price_cents)`;
-  const medianOfCondition = sql`${median} filter (where ${sameCondition})`;
   const noteAgainst = (m: SQL) => sql`case
         when ${price} <= ${m} then 'good'
         when ${price} > ${HIGH_PRICE_FACTOR}::float8 * ${m} then 'high'
       end`;
-  return sql<PriceNote>`(case when "products"."status" = 'available' then (select case
-      when count(*) filter (where ${sameCondition}) >= ${PRICE_GUIDE_MIN_SALES} then ${noteAgainst(medianOfCondition)}
-      when count(*) >= ${PRICE_GUIDE_MIN_SALES} then ${noteAgainst(median)}
-    end
-    from ${orders} ${sale}
+  const sales = sql`${orders} ${sale}
     where ${sale}.model_key = "products"."model_key"
       and ${sale}.storage = "products"."storage"
-      and ${countedSale(sale)}) end)`;
+      and ${countedSale(sale)}`;
+  return sql<PriceNote>`(case when "products"."status" = 'available' then (select case
+      when ${enoughSql('c', PRICE_GUIDE_MIN_SALES)} then ${noteAgainst(sql.raw('f.medianc'))}
+      when ${enoughSql('', PRICE_GUIDE_MIN_SALES)} then ${noteAgainst(sql.raw('f.median'))}
+    end
+    from (${figuresOf(sales, sql`${sale}.condition = "products"."condition"`)}) f) end)`;
 };
 
 /** The same normal form as the generated `products.model_key`, of a model name as typed. */
@@ -61,9 +118,39 @@ const modelKeyOf = (modelName: string) =>
 
 type PriceGuideQuery = z.output<typeof priceGuideQuerySchema>;
 
-type Figures = { n: number; median: number | null; low: number | null; high: number | null };
+type Figures = {
+  n: number;
+  median: number | null;
+  low: number | null;
+  high: number | null;
+  sellers: number;
+  buyers: number;
+  lo: number | null;
+  hi: number | null;
+};
+type Row = Figures & { [K in keyof Figures as `${K}c`]: Figures[K] };
 
-/** The guide for a phone like `query`: figures of its comparable sales and their prices. */
+const NO_GUIDE: Figures = {
+  n: 0,
+  median: null,
+  low: null,
+  high: null,
+  sellers: 0,
+  buyers: 0,
+  lo: null,
+  hi: null,
+};
+
+/** Whether these figures may speak for the market: sales by several sellers to several buyers. */
+const fromSeveral = (f: Figures, minSales: number) =>
+  Number(f.n) >= minSales &&
+  Number(f.sellers) >= PRICE_GUIDE_MIN_PARTIES &&
+  Number(f.buyers) >= PRICE_GUIDE_MIN_PARTIES;
+
+/**
+ * The guide for a phone like `query`: figures of its comparable sales and their prices, outliers
+ * left out; none (count 0) unless they are by PRICE_GUIDE_MIN_PARTIES sellers to as many buyers.
+ */
 export async function priceGuideFor(db: Db, query: PriceGuideQuery): Promise<PriceGuide> {
   const sale = sql.raw('sale');
   const condition = query.condition ?? null;
@@ -71,54 +158,39 @@ export async function priceGuideFor(db: Db, query: PriceGuideQuery): Promise<Pri
     where ${sale}.model_key = ${modelKeyOf(query.modelName)}
       and ${sale}.storage = ${query.storage}
       and ${countedSale(sale)}`;
-  const sameCondition = sql`${sale}.condition = ${condition}`;
-  const median = sql`percentile_cont(0.5) within group (order by ${sale}.price_cents)`;
-  const [row] = await rowsOf<{
-    n: number;
-    median: number | null;
-    low: number | null;
-    high: number | null;
-    nc: number;
-    medianc: number | null;
-    lowc: number | null;
-    highc: number | null;
-  }>(
+  const [row] = await rowsOf<Row>(
     db,
-    sql`select count(*)::int as n, ${median} as median,
-        min(${sale}.price_cents) as low, max(${sale}.price_cents) as high,
-        count(*) filter (where ${sameCondition})::int as nc,
-        ${median} filter (where ${sameCondition}) as medianc,
-        min(${sale}.price_cents) filter (where ${sameCondition}) as lowc,
-        max(${sale}.price_cents) filter (where ${sameCondition}) as highc
-      from ${sales}`,
+    figuresOf(sales, sql`${sale}.condition = ${condition}::text`),
   );
-  const byCondition = condition !== null && Number(row?.nc ?? 0) >= PRICE_GUIDE_MIN_SALES;
-  const figures: Figures = byCondition
+  const all: Figures = row ?? NO_GUIDE;
+  const ofCondition: Figures = row
     ? {
-        n: Number(row?.nc),
-        median: row?.medianc ?? null,
-        low: row?.lowc ?? null,
-        high: row?.highc ?? null,
+        n: row.nc,
+        median: row.medianc,
+        low: row.lowc,
+        high: row.highc,
+        sellers: row.sellersc,
+        buyers: row.buyersc,
+        lo: row.loc,
+        hi: row.hic,
       }
-    : {
-        n: Number(row?.n ?? 0),
-        median: row?.median ?? null,
-        low: row?.low ?? null,
-        high: row?.high ?? null,
-      };
+    : NO_GUIDE;
+  const byCondition = condition !== null && fromSeveral(ofCondition, PRICE_GUIDE_MIN_SALES);
+  const chosen = byCondition ? ofCondition : all;
+  const figures = fromSeveral(chosen, 1) ? chosen : NO_GUIDE;
   const dollars = (cents: number | null) =>
     cents === null ? null : toDollars(Math.round(Number(cents)));
+  const where = byCondition
+    ? sql`${sale}.condition = ${condition}::text and ${sale}.price_cents between ${figures.lo}::float8 and ${figures.hi}::float8`
+    : sql`${sale}.price_cents between ${figures.lo}::float8 and ${figures.hi}::float8`;
   return {
     basis: byCondition ? 'model-storage-condition' : 'model-storage',
     days: PRICE_GUIDE_DAYS,
-    count: figures.n,
+    count: Number(figures.n),
     median: figures.n === 0 ? null : dollars(figures.median),
     low: figures.n === 0 ? null : dollars(figures.low),
     high: figures.n === 0 ? null : dollars(figures.high),
-    prices:
-      figures.n === 0
-        ? []
-        : (await pricesOf(db, sales, byCondition ? sameCondition : sql`true`)).map(toDollars),
+    prices: figures.n === 0 ? [] : (await pricesOf(db, sales, where)).map(toDollars),
   };
 }
 

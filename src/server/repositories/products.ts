@@ -110,16 +110,18 @@ export const qualified = (column: AnyPgColumn): SQL =>
 
 /**
  * What the other side said of the account `id`: buyers of a seller (the default), sellers of a
- * buyer (`by: 'seller'`). A correlated subquery per row; ratings are indexed.
+ * buyer (`by: 'seller'`). Only the ratings that count: the latest of each rater, none between
+ * related accounts (decision 038). A correlated subquery per row, on an index of those ratings.
  */
 export const ratingOf = (account: SQL | AnyPgColumn, by: 'buyer' | 'seller' = 'buyer') => {
   const id = is(account, Column) ? qualified(account) : account;
   const side = sql.raw(by === 'seller' ? "'seller'" : "'buyer'");
+  const counted = sql`${ratings.rateeId} = ${id} and ${ratings.by} = ${side} and ${ratings.counts}`;
   return {
     average: sql<
       number | null
-    >`(select round(avg(${ratings.stars}), 1)::float8 from ${ratings} where ${ratings.rateeId} = ${id} and ${ratings.by} = ${side})`,
-    count: sql<number>`(select count(*)::int from ${ratings} where ${ratings.rateeId} = ${id} and ${ratings.by} = ${side})`,
+    >`(select round(avg(${ratings.stars}), 1)::float8 from ${ratings} where ${counted})`,
+    count: sql<number>`(select count(*)::int from ${ratings} where ${counted})`,
   };
 };
 

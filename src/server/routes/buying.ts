@@ -14,6 +14,7 @@ import {
   toOrder,
 } from '../repositories/buying';
 import { findProduct } from '../repositories/products';
+import { noteAddress } from '../repositories/trust';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
 /**
@@ -48,10 +49,13 @@ export default contractRoutes((route, app) => {
     return pageAnswer(request, reply, await listOrders(app.db, caller.id, request.query));
   });
 
-  route('book', BOOKINGS, async (request) => ({
-    acknowledged: true,
-    insertedId: await book(app.db, callerOf(request), request.body),
-  }));
+  route('book', BOOKINGS, async (request) => {
+    const caller = callerOf(request);
+    const insertedId = await book(app.db, caller, request.body);
+    // Where the buyer booked from, to tell a sale to oneself (decision 038).
+    await noteAddress(app.db, caller.id, app.fingerprints.address(request.ip));
+    return { acknowledged: true, insertedId };
+  });
 
   route('deleteOrder', BOOKINGS, async (request) => ({
     deletedCount: await cancelOrder(app.db, callerOf(request), request.query.id),

@@ -12,6 +12,7 @@ import { EmbeddedPaymentProvider } from '../payments/embedded-processor';
 import { recordPayment, SoldMeanwhileError } from '../payments/record-payment';
 import { StripePaymentProvider } from '../payments/stripe-provider';
 import { callerOf } from '../plugins/auth';
+import { noteAddress } from '../repositories/trust';
 import { contractRoutes } from './contract-routes';
 import stripeWebhook from './stripe-webhook';
 
@@ -33,7 +34,10 @@ export default contractRoutes<{ sales: Sales }>(async (route, app, { sales }) =>
     { limit: { perMinute: 30 }, responses: unavailable },
     async (request) => {
       const { orderId, price } = request.body;
-      const order = await orderToPay(app.db, callerOf(request), orderId, price);
+      const caller = callerOf(request);
+      const order = await orderToPay(app.db, caller, orderId, price);
+      // Where the buyer paid from, to tell a sale to oneself (decision 038).
+      await noteAddress(app.db, caller.id, app.fingerprints.address(request.ip));
       const { clientSecret } = await provider.createIntent({
         orderId: order.id,
         amountCents: order.priceCents,

@@ -17,6 +17,7 @@ import {
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 import { assertOwner, callerOf } from '../plugins/auth';
 import { listOwnProducts } from '../repositories/products';
+import { noteAddress } from '../repositories/trust';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
 const OWN_IMAGE = new RegExp(`^${IMAGES_URL_PREFIX}[0-9a-f]{32}-640\\.webp$`);
@@ -49,12 +50,15 @@ export default contractRoutes((route, app) => {
   route('addProduct', async (request) => {
     assertPhotosIssued('image', [request.body.image]);
     assertPhotosIssued('photos', request.body.photos ?? []);
+    const caller = callerOf(request);
     const insertedId = await listPhone(
       app.db,
       { vault: app.imeiVault, photos: app.loosePhotos },
-      callerOf(request),
+      caller,
       request.body,
     );
+    // Where the seller listed from, to tell a sale to oneself (decision 038).
+    await noteAddress(app.db, caller.id, app.fingerprints.address(request.ip));
     return { acknowledged: true, insertedId };
   });
 

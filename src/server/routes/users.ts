@@ -3,6 +3,7 @@ import { NAME_MAX_LENGTH } from '../../shared/constants';
 import { DomainError } from '../domain/domain-error';
 import { identityOf } from '../plugins/auth';
 import { banEmail, liftBan, listBans } from '../repositories/bans';
+import { noteAddress } from '../repositories/trust';
 import {
   deleteAccount,
   findUserByEmail,
@@ -94,6 +95,8 @@ export default contractRoutes((route, app) => {
       name: identity.name.slice(0, NAME_MAX_LENGTH),
       type: 'user',
     });
+    // Where the account signed up or in from, to tell a sale to oneself (decision 038).
+    await noteAddress(app.db, account.id, app.fingerprints.address(request.ip));
     return {
       accessToken: await app.accessTokens.issue({
         userId: account.id,

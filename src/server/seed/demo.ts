@@ -902,6 +902,8 @@ export async function seedDemo(
           sellerName: phone.sellerName,
           sellerNumber: phone.sellerNumber,
           handoverCode: String(randomInt(0, 1_000_000)).padStart(6, '0'),
+          // Demo people who are not one another (decision 038): their sales count in the guide.
+          armsLength: true,
           paidAt,
           holdExpiresAt: new Date(paidAt.getTime() + 7 * day),
           completedAt,

@@ -1,0 +1,61 @@
+/**
+ * What ties two accounts to one person, kept so that a copy of the database reveals neither
+ * (issue 29, decision 038): the client addresses an account acted from and the card numbers it
+ * paid with, each as an HMAC-SHA256 under a key derived (HKDF) from the server's IMEI key. A
+ * plain hash would not do: there are 2^32 IPv4 addresses and a card number's digits after its
+ * issuer are about 10^9 candidates, both a brute force of minutes.
+ */
+import { createHmac, hkdfSync } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
+import { clientKey } from '../auth/identity-guard';
+
+/**
+ * Addresses that are no client's own: the proxy in front of a server without TRUSTED_PROXIES,
+ * a private network, a carrier's shared NAT (100.64.0.0/10). Every account seen from one of them
+ * would look related to every other.
+ */
+const NOT_A_CLIENT = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const)
+  NOT_A_CLIENT.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  NOT_A_CLIENT.addSubnet(network, prefix, 'ipv6');
+
+export class Fingerprints {
+  readonly #key: Buffer;
+
+  constructor(secret: string) {
+    this.#key = Buffer.from(hkdfSync('sha256', secret, 'phone-market trust', 'fingerprint', 32));
+  }
+
+  #of(kind: 'address' | 'card', value: string): string {
+    return createHmac('sha256', this.#key).update(`${kind}:${value}`).digest('base64url');
+  }
+
+  /**
+   * The fingerprint of a client address (an IPv4 address, an IPv6 /64: one household or phone),
+   * or null for one that is no client's own.
+   */
+  address(ip: string): string | null {
+    const address = ip.replace(/^::ffff:/i, '');
+    const version = isIP(address);
+    if (version === 0 || NOT_A_CLIENT.check(address, version === 4 ? 'ipv4' : 'ipv6')) return null;
+    return this.#of('address', clientKey(address));
+  }
+
+  /** The fingerprint of a card number, however it was spaced. */
+  card(number: string): string {
+    return this.#of('card', number.replace(/\D/g, ''));
+  }
+}
