@@ -40,6 +40,12 @@ describe('hiding contact details before a payment', () => {
       `Cafe, call ${HIDDEN_CONTACT} or ${HIDDEN_CONTACT}`,
     ],
     ['Call 5551234567', `Call ${HIDDEN_CONTACT}`],
+    // And what an attack on those fixes slipped past them.
+    ['call 555    123    4567', `call ${HIDDEN_CONTACT}`],
+    ['call 555 -- 123 -- 4567', `call ${HIDDEN_CONTACT}`],
+    ['tg: evilseller', HIDDEN_CONTACT],
+    ['discord: evil_seller', HIDDEN_CONTACT],
+    ['go to evil.tk/pay', `go to ${HIDDEN_CONTACT}`],
   ])('%s', (text, expected) => {
     expect(hideContacts(text).text).toBe(expected);
     expect(hideContacts(text).hidden).toBe(expected !== text);
@@ -53,6 +59,7 @@ describe('hiding contact details before a payment', () => {
     'Meet at the library at noon, I will be at the door.',
     'I bought it at Best Buy for $1,099 in 2023.',
     'Prices: $450, $500, $600 for the three.',
+    'Bought 12/05/2023, used 2022-2023, battery replaced 2024-03-18.',
     'Meet @ noon by the fountain.',
     'Screen is 6.1in/15.5cm, iOS 17.1.2.',
     'Battery 91%, 4,500 mAh, 128/256 GB options.',
@@ -87,13 +94,17 @@ const separator = fc.constantFrom(
 );
 const digits = (min: number, max: number) =>
   fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max });
-/** A number of 7 to 15 digits, each gap filled with up to three separators. */
-const spelledNumber = digits(7, 15).chain((ds) =>
-  fc.tuple(...ds.slice(1).map(() => fc.array(separator, { maxLength: 3 }))).map((gaps) => ({
-    digits: ds.join(''),
-    text: ds.map((d, i) => (i === 0 ? '' : (gaps[i - 1] ?? []).join('')) + String(d)).join(''),
-  })),
-);
+/** A number of 7 to 15 digits, each gap filled with up to three separators (never a date's shape). */
+const DATE_SHAPED =
+  /^(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d{2}|(?:19|20)\d{2}(?:\s?[-–]\s?(?:19|20)\d{2}|[./-]\d{1,2}[./-]\d{1,2}))$/;
+const spelledNumber = digits(7, 15)
+  .chain((ds) =>
+    fc.tuple(...ds.slice(1).map(() => fc.array(separator, { maxLength: 3 }))).map((gaps) => ({
+      digits: ds.join(''),
+      text: ds.map((d, i) => (i === 0 ? '' : (gaps[i - 1] ?? []).join('')) + String(d)).join(''),
+    })),
+  )
+  .filter((n) => !DATE_SHAPED.test(n.text));
 const word = fc.stringMatching(/^[a-z]{3,10}$/);
 const spaces = fc.constantFrom('', ' ', '  ');
 /** An address with spaces around '@' and '.', or either spelled out or bracketed. */

@@ -47,26 +47,34 @@ const LINK = new RegExp(
     String.raw`\bwww${SPACE}(?:\.|${BRACKETED_DOT})\S{1,200}`,
     String.raw`\b${LABEL}(?:\.${LABEL}){0,4}\.\p{L}{2,63}\/\S{0,200}`,
     String.raw`\b${LABEL}(?:(?:\.|${BRACKETED_DOT})${LABEL}){0,4}${BRACKETED_DOT}[\p{L}\p{N}-]{2,63}\b${PATH}`,
-    String.raw`\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,4}\.(?:com|net|org|io|me|co|app|ly|gg|info|biz|us|uk|de|fr|in|ru|link|site|shop|store|xyz|top|online|club|live|pay)\b${PATH}`,
+    String.raw`\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,4}\.(?:com|net|org|io|me|co|app|ly|gg|info|biz|us|uk|de|fr|in|ru|link|site|shop|store|xyz|top|online|club|live|pay|tk|to|ai|su|ua|cc|ws|gq|ml)\b${PATH}`,
   ].join('|'),
   'giu',
 );
 /** A handle on another service: '@someone', 'telegram: someone', 'wa.me/…' is a link already. */
 const HANDLE =
-  /(?<![\p{L}\p{N}])@[\p{L}\p{N}_.]{3,64}|\b(?:telegram|whatsapp|signal|viber|insta(?:gram)?|snap(?:chat)?)\s{0,3}[:@-]?\s{0,3}@?[\p{L}\p{N}_.]{3,64}/giu;
+  /(?<![\p{L}\p{N}])@[\p{L}\p{N}_.]{3,64}|\b(?:telegram|whatsapp|signal|viber|insta(?:gram)?|snap(?:chat)?)\s{0,3}[:@-]?\s{0,3}@?[\p{L}\p{N}_.]{3,64}|\b(?:tg|wa|ig|fb|facebook|tiktok|discord|wechat|skype|kik|line)\s{0,3}[:@]\s{0,3}@?[\p{L}\p{N}_.]{3,64}/giu;
 /**
- * Seven or more digits of any script with anything but letters between them, up to three
+ * Seven or more digits of any script with anything but letters between them, up to five
  * characters at a time: spaces, dots, dashes, slashes, brackets, commas, '_', '|', ';'… A
  * currency sign or '%' ends a run and a price's digits start none, so '$450, $500, $600' and
  * '$1,250,000' stay prices. Past 20 digits the next run goes on hiding what follows.
  */
-const PHONE = /(?<!\p{Sc})\+?\p{Nd}(?:[^\p{L}\p{Nd}\p{Sc}%]{0,3}\p{Nd}){6,20}/gu;
+const PHONE = /(?<!\p{Sc})\+?\p{Nd}(?:[^\p{L}\p{Nd}\p{Sc}%]{0,5}\p{Nd}){6,20}/gu;
+
+/**
+ * A run of digits that is a date or a span of years, which a description often has ('bought
+ * 12/05/2023', '2022-2023', '2023-05-14'): left as it is. A phone number's groups are not shaped
+ * so (3-3-4, or a leading 0 or +).
+ */
+const DATE_OR_YEARS =
+  /^(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d{2}|(?:19|20)\d{2}[./-]\d{1,2}[./-]\d{1,2}|(?:19|20)\d{2}\s?[-–]\s?(?:19|20)\d{2})$/;
 
 /** What each pattern needs to match at all, tested in one linear pass before it is tried. */
 const MAY_SPELL_AN_ADDRESS = /@|\bat\b/i;
 const MAY_LINK = /[./]|\b(?:dot|www)\b/i;
-const MAY_HANDLE = /@|telegram|whatsapp|signal|viber|insta|snap/i;
-const SEVEN_DIGITS = /(?:\p{Nd}\D{0,3}){7}/u;
+const MAY_HANDLE = /[@:]|telegram|whatsapp|signal|viber|insta|snap/i;
+const SEVEN_DIGITS = /(?:\p{Nd}\D{0,5}){7}/u;
 
 /** Texts masked lately: the same listings are read again and again (a bounded memo). */
 const masked = new Map<string, string>();
@@ -100,6 +108,7 @@ export function hideContacts(text: string): { text: string; hidden: boolean } {
   if (MAY_SPELL_AN_ADDRESS.test(out)) out = out.replace(SPELLED_EMAIL, hide);
   if (MAY_LINK.test(out)) out = out.replace(LINK, hide);
   if (MAY_HANDLE.test(out)) out = out.replace(HANDLE, hide);
-  if (SEVEN_DIGITS.test(out)) out = out.replace(PHONE, hide);
+  if (SEVEN_DIGITS.test(out))
+    out = out.replace(PHONE, (run) => (DATE_OR_YEARS.test(run) ? run : hide()));
   return { text: hidden ? out : text, hidden };
 }

@@ -132,7 +132,7 @@ async function uploadPhoto(who: Account, colour: string): Promise<string> {
   return ((await res.json()) as { data: { url: string } }).data.url;
 }
 
-async function listPhone(who: Account, photos: string[], imei?: string): Promise<string> {
+async function listPhone(who: Account, photos: string[], imei = uniqueImei()): Promise<string> {
   const res = await call(
     'POST',
     '/products',
@@ -149,7 +149,7 @@ async function listPhone(who: Account, photos: string[], imei?: string): Promise
       condition: 'Good',
       sellerNumber: '+1 512 555 0100',
       specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: '4000' },
-      ...(imei ? { imei } : {}),
+      imei,
     },
     who.bearer,
   );

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Cluster, startCluster } from '../../scripts/lib/cluster';
 import { startServer } from '../../scripts/lib/server-process';
 import { SSR_STATE_ID } from '../../src/shared/page-rendering';
+import { uniqueImei, uniqueWord } from '../helpers/factories';
 import { withDatabase } from '../helpers/postgres-url';
 import { type S3Server, startS3Server } from '../helpers/s3-server';
 
@@ -191,7 +192,7 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
     }
     const { cookie } = await signIn(first(), DEMO_SELLER_EMAIL);
     const { body } = await tokenFrom(first(), cookie, DEMO_SELLER_EMAIL);
-    const town = `Clustertown${randomBytes(4).toString('hex')}`;
+    const town = `Clustertown${uniqueWord()}`;
     const { url: image } = await uploadPhoto(first(), body.accessToken as string);
     const before = await countsOf(second());
     for (const modelName of ['Pixel 9', 'Pixel 9 Pro']) {
@@ -213,6 +214,7 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
           condition: 'Good',
           sellerNumber: '+1 303 555 0100',
           specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: 4700 },
+          imei: uniqueImei(),
         }),
       });
       expect(listed.status).toBe(200);

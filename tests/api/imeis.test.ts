@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockedImeis, orders, products, users } from '../../src/server/db/schema';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
 import { buyingCalls } from '../helpers/buying';
-import { createProduct, orderValues, uniqueImei } from '../helpers/factories';
+import {
+  createProduct,
+  createSale,
+  createSeller,
+  uniqueImei,
+  uniqueWord,
+} from '../helpers/factories';
 import { fingerprint } from '../helpers/fingerprint';
 import { storedPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -296,7 +302,7 @@ describe('only admins', () => {
 describe('who sees an IMEI', () => {
   it('whole: its seller in My Products; anybody else at most its last four digits', async () => {
     const imei = uniqueImei();
-    const modelName = `Private ${crypto.randomUUID().slice(0, 8)}`;
+    const modelName = `Private ${uniqueWord()}`;
     const productId = await listed(seller, imei, modelName);
     const carries = (body: string) => body.includes(imei);
 
@@ -363,26 +369,18 @@ describe('who sees an IMEI', () => {
 describe('what a buyer sees of a listing (issue 19)', () => {
   it("the card and the phone's page: IMEI checked, battery health, the drop and the price note", async () => {
     const db = t.database.db;
-    const model = `Noted ${crypto.randomUUID().slice(0, 8)}`;
+    const model = `Noted ${uniqueWord()}`;
     const me = await sellerRow(seller);
-    // Five completed sales of the model at $300, $400, $500, $600, $700: the median is $500.
-    for (const cents of [30_000, 40_000, 50_000, 60_000, 70_000]) {
-      const sold = await createProduct(db, me, {
+    // Five completed sales of the model at $300, $400, $500, $600, $700 by three sellers to five
+    // buyers (what the notes need, decision 038): the median is $500.
+    const sellers = [me, await createSeller(db), await createSeller(db)];
+    for (const [i, cents] of [30_000, 40_000, 50_000, 60_000, 70_000].entries()) {
+      const sold = await createProduct(db, sellers[i % 3] as typeof me, {
         modelName: model.toUpperCase(),
         status: 'sold',
         resellPriceCents: cents,
       });
-      await db.insert(orders).values(
-        orderValues(buyer, sold.id, {
-          productName: sold.modelName,
-          storage: sold.storage,
-          condition: sold.condition,
-          priceCents: cents,
-          status: 'paid',
-          stage: 'completed',
-          completedAt: new Date(),
-        }),
-      );
+      await createSale(db, sold);
     }
     const good = await createProduct(db, me, {
       modelName: model,

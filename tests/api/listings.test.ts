@@ -13,7 +13,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 import { insertBlockedImei } from '../../src/server/repositories/imeis';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
-import { advertise, createProduct, uniqueImei } from '../helpers/factories';
+import { advertise, createProduct, uniqueImei, uniqueWord } from '../helpers/factories';
 import { uploadPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -43,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A word no other listing has, so lists and searches can be asked about this one only. */
-const uniqueModel = () => `Listwell ${randomUUID().slice(0, 8)}`;
+const uniqueModel = () => `Listwell ${uniqueWord()}`;
 
 const typed = (change: Record<string, unknown> = {}) => ({
   categoryId: '05',
@@ -269,6 +269,18 @@ describe('editing a listing', () => {
     const res = await put(id, edit());
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('Relist this phone before editing it');
+  });
+
+  it('refuses to relist a listing from before the IMEI was required: it is listed anew (issue 29)', async () => {
+    const old = await createProduct(t.database.db, await sellerRow(seller), {
+      status: 'withdrawn',
+    });
+    const res = await post(`/api/products/${old.id}/relist`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/^IMEI: this listing has none/);
+    expect(
+      (await t.database.db.select().from(products).where(eq(products.id, old.id)))[0]?.status,
+    ).toBe('withdrawn');
   });
 
   it("refuses someone else's phone (403), a stranger (401) and a missing phone (404)", async () => {

@@ -1,16 +1,10 @@
-/**
- * The fair-price guide (GET /api/price-guide) and the cards' price note on known data: completed
- * sales of the last 90 days of the same model and storage, and of the same condition when it has
- * five of its own (issue 19, decision 024).
- */
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products, users } from '../../src/server/db/schema';
 import { priceNoteOf } from '../../src/server/repositories/price-guide';
 import { priceGuideSchema, productSchema } from '../../src/shared/entities';
 import { type Account, createAccount } from '../helpers/accounts';
-import { createProduct, createSale } from '../helpers/factories';
+import { createProduct, createSale, uniqueWord } from '../helpers/factories';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp;
@@ -42,7 +36,7 @@ afterAll(() => t.close());
 let turn = 0;
 
 /** A model name no other test uses. */
-const newModel = () => `Pixel ${randomUUID().slice(0, 8)}`;
+const newModel = () => `Pixel ${uniqueWord()}`;
 
 type Phone = { modelName: string; storage?: string; condition?: string };
 
@@ -178,7 +172,7 @@ describe('the price guide', () => {
   });
 
   it('matches the model name ignoring case and spaces: iPhone14 is iPhone 14', async () => {
-    const id = randomUUID().slice(0, 8);
+    const id = uniqueWord();
     await sales({ modelName: `Galaxy  S${id}   Ultra` }, [300]);
     await sales({ modelName: `galaxy s${id} ultra` }, [400]);
     await sales({ modelName: `GalaxyS${id}Ultra` }, [500]);

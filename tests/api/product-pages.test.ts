@@ -39,7 +39,15 @@ async function rate(seller: typeof users.$inferSelect, stars: number) {
     .returning();
   await t.database.db
     .insert(ratings)
-    .values({ orderId: order?.id as string, by: 'buyer', rateeId: seller.id, stars });
+    // Counted, as a rating between unrelated accounts is (decision 038).
+    .values({
+      orderId: order?.id as string,
+      by: 'buyer',
+      raterId: buyer.id,
+      rateeId: seller.id,
+      stars,
+      counts: true,
+    });
 }
 
 /** What a profile must never carry: the seller's e-mail address or a phone number. */

@@ -336,6 +336,14 @@ describe('cancelling a paid sale', () => {
     expect((await paymentRow(orderId))?.money).toBe('released');
     expect(await intentStatus(intentId)).toBe('canceled');
     expect(await productStatus(productId)).toBe('available');
+    // Paying and cancelling is no way to collect a seller's number: the ended sale hides both
+    // sides' again (issue 29).
+    const ended = (await saleAs(buyer, orderId)).json();
+    expect(ended.seller).toMatchObject({ number: null, email: null });
+    expect((await saleAs(seller, orderId)).json().buyer).toMatchObject({
+      number: null,
+      email: null,
+    });
     // The same buyer may book it again, and another buyer may buy it.
     await book(buyer, productId);
     const next = await paidSale(productId);

@@ -5,13 +5,13 @@
  * rated account. Each person here acts from an address of their own (documentation ranges), as
  * requests from a loopback address say nothing about who sent them.
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAddresses, orders, users } from '../../src/server/db/schema';
 import { productSchema } from '../../src/shared/entities';
 import { type Account, createAccount } from '../helpers/accounts';
-import { createProduct, createSale, withCheckDigit } from '../helpers/factories';
+import { createProduct, createSale, uniqueWord, withCheckDigit } from '../helpers/factories';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' };
@@ -121,7 +121,7 @@ const noteOf = async (productId: string) => {
 
 describe('one person with a seller and a buyer account', () => {
   it('moves neither the price guide, nor the notes on other sellers’ phones, nor their own rating', async () => {
-    const modelName = `Pixel ${randomUUID().slice(0, 8)}`;
+    const modelName = `Pixel ${uniqueWord()}`;
     // The market: five sales at $500 by three sellers to five buyers.
     const marketSellers = await Promise.all([1, 2, 3].map(() => person('seller')));
     for (const [i, price] of [500, 500, 500, 500, 500].entries()) {
@@ -155,6 +155,30 @@ describe('one person with a seller and a buyer account', () => {
     expect(await guide(modelName, self)).toMatchObject({ count: 5, median: 500, low: 500 });
     expect(await noteOf(competitor.id)).toBe('good');
     expect(await ratingOf(self)).toEqual({ average: null, count: 0 });
+  });
+
+  it('is not hidden by crowding the address with fresh accounts; a network of old ones relates nobody', async () => {
+    const here = newAddress();
+    const self = await person('seller', here);
+    const alsoSelf = await person('user', here);
+    // Ten more accounts signed in there for the purpose: fresh, so the address is no network's.
+    const crowd = await Promise.all(Array.from({ length: 10 }, () => person('user', here)));
+    const phone = async () =>
+      createProduct(t.database.db, await rowOf(self), { resellPriceCents: 50 });
+    expect(await armsLengthOf(await buyThroughTheApp(alsoSelf, self, (await phone()).id, 50))).toBe(
+      false,
+    );
+    // The same crowd, all members for months: a carrier's or a campus's address, which relates
+    // nobody (two strangers behind one gateway).
+    const monthsAgo = new Date(Date.now() - 90 * 24 * 60 * 60 * 1000);
+    for (const account of [self, alsoSelf, ...crowd])
+      await t.database.db
+        .update(users)
+        .set({ createdAt: monthsAgo })
+        .where(eq(users.email, account.email));
+    expect(await armsLengthOf(await buyThroughTheApp(alsoSelf, self, (await phone()).id, 50))).toBe(
+      true,
+    );
   });
 
   it('is also found by the card: buyer accounts that pay one seller with one card', async () => {

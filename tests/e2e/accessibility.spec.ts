@@ -188,8 +188,8 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
 }) => {
   test.setTimeout(120_000);
   const base = baseURL as string;
-  const unpaid = `Oppo Axe ${Date.now()}`;
-  const paid = `Oppo Axe Paid ${Date.now()}`;
+  const unpaid = `Oppo Axe ${Date.now().toString(36)}`;
+  const paid = `Oppo Axe Paid ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(base, '04', unpaid);
   const buyer = await createAccountViaApi(base, 'user', 'axe');
   await listAnotherPhone(seller, paid);
@@ -205,7 +205,7 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
     headers: buyer.bearer,
     data: { productId: unpaidPhone, body: 'Is it unlocked? Call me on 303 555 0142' },
   });
-  const fresh = `Oppo Axe Book ${Date.now()}`;
+  const fresh = `Oppo Axe Book ${Date.now().toString(36)}`;
   await createSellerWithPhone(base, '04', fresh);
 
   const axe = findings();
@@ -269,7 +269,7 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
 
 /** A seller with three phones, a buyer who booked all three, paid two and received one. */
 async function threeSales(base: string, label: string) {
-  const stamp = Date.now();
+  const stamp = Date.now().toString(36);
   const phones = {
     booked: `Oppo ${label} Booked ${stamp}`,
     paid: `Oppo ${label} Paid ${stamp}`,
@@ -397,7 +397,7 @@ test("a seller: the rating dialog and a sale's page", async ({ page, baseURL }) 
 
 test('the admin: Disputes, a disputed sale and the refund dialog', async ({ page, baseURL }) => {
   test.setTimeout(90_000);
-  const model = `Oppo Axe Dispute ${Date.now()}`;
+  const model = `Oppo Axe Dispute ${Date.now().toString(36)}`;
   const { orderId } = await disputedSale(baseURL as string, model);
   const axe = findings();
   await signIn(page, FIXTURE.admin.email, FIXTURE.password);

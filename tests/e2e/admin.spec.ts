@@ -14,7 +14,7 @@ test("the admin verifies a seller and the badge appears on that seller's phone",
   page,
   baseURL,
 }) => {
-  const model = `Oppo Verify ${Date.now()}`;
+  const model = `Oppo Verify ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(baseURL as string, '04', model);
   await page.goto('/category/04');
   await expect(

@@ -21,7 +21,7 @@ test('a buyer wish-lists and books a phone, then finds both in the dashboard', a
   consoleErrors,
 }) => {
   consoleErrors.allow(/status of 409/);
-  const model = `Oppo Buy ${Date.now()}`;
+  const model = `Oppo Buy ${Date.now().toString(36)}`;
   await createSellerWithPhone(baseURL as string, '04', model);
   const buyer = await createAccountViaApi(baseURL as string, 'user', 'buyer');
   await page.goto('/signin?from=%2Fcategory%2F04');
@@ -134,7 +134,7 @@ test('a buyer pays with a test card, sees the transaction id and "paid", and the
   page,
   baseURL,
 }) => {
-  const model = `Oppo Pay ${Date.now()}`;
+  const model = `Oppo Pay ${Date.now().toString(36)}`;
   await bookAsNewBuyer(page, baseURL as string, model);
   await enterCard(page, '4242 4242 4242 4242');
   await expect(page.getByText('Congrats! Your payment completed.')).toBeVisible();
@@ -167,7 +167,7 @@ test('a declined card shows its message in red and records nothing', async ({
   consoleErrors,
 }) => {
   consoleErrors.allow(/status of 402/);
-  const model = `Oppo Decline ${Date.now()}`;
+  const model = `Oppo Decline ${Date.now().toString(36)}`;
   await bookAsNewBuyer(page, baseURL as string, model);
   await enterCard(page, '4000 0000 0000 0002');
   const alert = page.getByRole('alert');

@@ -33,7 +33,7 @@ test('signing in from a booking prompt returns to the phone with its booking for
   page,
   baseURL,
 }) => {
-  const model = `Infinix Back ${Date.now()}`;
+  const model = `Infinix Back ${Date.now().toString(36)}`;
   await createSellerWithPhone(baseURL as string, '03', model);
   const buyer = await createAccountViaApi(baseURL as string, 'user', 'returner');
   await page.goto('/category/03');
@@ -55,7 +55,7 @@ test('signing in from a booking prompt returns to the phone with its booking for
 });
 
 test('signing up from a booking prompt also comes back to the phone', async ({ page, baseURL }) => {
-  const model = `Infinix New ${Date.now()}`;
+  const model = `Infinix New ${Date.now().toString(36)}`;
   await createSellerWithPhone(baseURL as string, '03', model);
   await page.goto('/category/03');
   await page
@@ -81,7 +81,7 @@ test("the wish-list toast's sign-in link comes back and adds the phone", async (
   page,
   baseURL,
 }) => {
-  const model = `Infinix Wish ${Date.now()}`;
+  const model = `Infinix Wish ${Date.now().toString(36)}`;
   await createSellerWithPhone(baseURL as string, '03', model);
   const buyer = await createAccountViaApi(baseURL as string, 'user', 'wisher');
   await page.goto('/category/03');
@@ -147,7 +147,7 @@ test('paying in test mode: the test cards are shown, then what happens next, not
   page,
   baseURL,
 }) => {
-  const model = `Infinix Pay ${Date.now()}`;
+  const model = `Infinix Pay ${Date.now().toString(36)}`;
   await createSellerWithPhone(baseURL as string, '03', model);
   const buyer = await createAccountViaApi(baseURL as string, 'user', 'payer');
   await page.goto('/signin?from=%2Fcategory%2F03');

@@ -39,7 +39,7 @@ for (const [size, viewport] of [
       baseURL,
     }) => {
       test.setTimeout(90_000);
-      const model = `Infinix Listwell ${size} ${Date.now()}`;
+      const model = `Infinix Listwell ${size} ${Date.now().toString(36)}`;
       await signInAsNewSeller(page, baseURL as string);
 
       // A mistyped IMEI is told beside its field before anything is sent.

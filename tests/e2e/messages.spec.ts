@@ -21,7 +21,7 @@ test('a buyer asks, the seller answers, both see it live; a number is hidden bef
   browser,
   baseURL,
 }) => {
-  const model = `Chat Phone ${Date.now()}`;
+  const model = `Chat Phone ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(baseURL as string, '04', model);
   const buyer = await createAccountViaApi(baseURL as string, 'user', 'asker');
   const mine = await seller.api.get(`/api/products?email=${encodeURIComponent(seller.email)}`, {

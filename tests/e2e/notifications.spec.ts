@@ -9,7 +9,7 @@ test('the bell counts a booking, leads to it and clears; mail settings keep thei
   page,
   baseURL,
 }) => {
-  const model = `Bell Phone ${Date.now()}`;
+  const model = `Bell Phone ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(baseURL as string, '04', model);
   const buyer = await createAccountViaApi(baseURL as string, 'user', 'bellbuyer');
 

@@ -56,7 +56,7 @@ test('a buyer pays from My Orders on a phone, and a paid order offers neither Pa
   page,
   baseURL,
 }) => {
-  const model = `Oppo Phone Pay ${Date.now()}`;
+  const model = `Oppo Phone Pay ${Date.now().toString(36)}`;
   const order = await buyerWithOrder(page, baseURL as string, model);
   const pay = order.getByRole('link', { name: `Pay for ${model}` });
   await reachable(page, pay);
@@ -75,7 +75,7 @@ test('a buyer pays from My Orders on a phone, and a paid order offers neither Pa
 });
 
 test('a buyer deletes an order from My Orders on a phone', async ({ page, baseURL }) => {
-  const model = `Oppo Phone Delete ${Date.now()}`;
+  const model = `Oppo Phone Delete ${Date.now().toString(36)}`;
   const order = await buyerWithOrder(page, baseURL as string, model);
   await expect(order).toContainText('Station');
   const remove = order.getByRole('button', { name: `Delete ${model}` });
@@ -95,7 +95,7 @@ test('a buyer deletes an order from My Orders on a phone', async ({ page, baseUR
 });
 
 test('a seller advertises from My Products on a phone', async ({ page, baseURL }) => {
-  const model = `Oppo Phone Advertise ${Date.now()}`;
+  const model = `Oppo Phone Advertise ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(baseURL as string, '04', model);
   await signIn(page, seller.email, API_PASSWORD, '/dashboard/myproducts');
   const row = page.getByRole('row').filter({ hasText: model });

@@ -78,7 +78,7 @@ test('a seller adds three photos, reorders them, and the cover changes on the ca
   baseURL,
 }) => {
   test.setTimeout(90_000);
-  const model = `Oppo Find Photos ${Date.now()}`;
+  const model = `Oppo Find Photos ${Date.now().toString(36)}`;
   const [front, back, box] = await Promise.all([
     photo('front.jpg', '#c33'),
     photo('back.jpg', '#3c3'),

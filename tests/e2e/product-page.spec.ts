@@ -154,7 +154,7 @@ test("signing in from the phone's page's booking prompt comes back to book it th
   page,
   baseURL,
 }) => {
-  const model = `Oppo Page ${Date.now()}`;
+  const model = `Oppo Page ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(baseURL as string, '04', model);
   const id = await productIdOf(seller, model);
   const buyer = await createAccountViaApi(baseURL as string, 'user', 'pagebuyer');

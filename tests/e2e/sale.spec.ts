@@ -56,7 +56,7 @@ test('the buyer books, goes straight on to pay, then finds the seller and the co
   baseURL,
 }) => {
   const base = baseURL as string;
-  const model = `Oppo Sale ${Date.now()}`;
+  const model = `Oppo Sale ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(base, '04', model);
   const buyer = await createAccountViaApi(base, 'user', 'saler');
 
@@ -97,7 +97,7 @@ test("the seller enters the buyer's code in My Sales, a wrong one first; then bo
 }) => {
   consoleErrors.allow(/status of 400/); // the wrong code, on purpose
   const base = baseURL as string;
-  const model = `Oppo Handover ${Date.now()}`;
+  const model = `Oppo Handover ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(base, '04', model);
   const buyer = await createAccountViaApi(base, 'user', 'handed');
   const order = await bookPhone(buyer, await productIdOf(seller, model));
@@ -158,7 +158,7 @@ test('a second buyer of the same phone sees it sold to someone else, with no Pay
 }) => {
   consoleErrors.allow(/status of 403/); // the other buyer's order, on purpose
   const base = baseURL as string;
-  const model = `Oppo Twice ${Date.now()}`;
+  const model = `Oppo Twice ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(base, '04', model);
   const phone = await productIdOf(seller, model);
   const first = await createAccountViaApi(base, 'user', 'first');
@@ -197,7 +197,7 @@ test('the buyer cancels a paid sale: the hold is released and the phone is for s
   baseURL,
 }) => {
   const base = baseURL as string;
-  const model = `Oppo Cancel ${Date.now()}`;
+  const model = `Oppo Cancel ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(base, '04', model);
   const buyer = await createAccountViaApi(base, 'user', 'canceller');
   const order = await bookPhone(buyer, await productIdOf(seller, model));
@@ -230,7 +230,7 @@ test.describe('on a phone (390x844)', () => {
     baseURL,
   }) => {
     const base = baseURL as string;
-    const model = `Oppo Pocket ${Date.now()}`;
+    const model = `Oppo Pocket ${Date.now().toString(36)}`;
     const seller = await createSellerWithPhone(base, '04', model);
     const buyer = await createAccountViaApi(base, 'user', 'pocket');
     await bookPhone(buyer, await productIdOf(seller, model));
@@ -269,8 +269,8 @@ test.describe('on a phone (390x844)', () => {
 
 test('the admin refunds one reported problem and closes another', async ({ page, baseURL }) => {
   const base = baseURL as string;
-  const refunded = `Oppo Refund ${Date.now()}`;
-  const closed = `Oppo Close ${Date.now()}`;
+  const refunded = `Oppo Refund ${Date.now().toString(36)}`;
+  const closed = `Oppo Close ${Date.now().toString(36)}`;
   const first = await disputedSale(base, refunded);
   await disputedSale(base, closed);
 

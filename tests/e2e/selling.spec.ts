@@ -37,7 +37,7 @@ const photo = () =>
 test('a seller adds a phone with a photo, advertises it, and deletes it from everywhere', async ({
   page,
 }) => {
-  const model = `Infinix Zero E2E ${Date.now()}`;
+  const model = `Infinix Zero E2E ${Date.now().toString(36)}`;
   await signInAsSeller(page);
   await expect(page.getByLabel('Seller name')).toHaveValue(FIXTURE.verifiedSeller.name);
   await expect(page.getByLabel('Seller name')).toHaveAttribute('readonly', '');

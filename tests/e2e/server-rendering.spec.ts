@@ -158,7 +158,7 @@ test("a sold phone's page is kept out of search engines, and says it is sold", a
 });
 
 test("a deleted phone's page answers 404", async ({ request, baseURL }) => {
-  const modelName = `Deleted ${Date.now()}`;
+  const modelName = `Deleted ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(baseURL ?? '', '04', modelName);
   const id = await productIdOf(seller, modelName);
   expect((await request.get(`/product/${id}`)).status()).toBe(200);

@@ -32,6 +32,7 @@ async function list(
       condition: 'Good',
       sellerNumber: '+1 303 555 0100',
       specificatons: { ram: '8 GB', storage: '128 GB', color: 'Blue', battery: 4500 },
+      imei: uniqueImei(),
       ...extra,
     },
   });
@@ -82,7 +83,7 @@ test('a buyer sees the IMEI badge, the battery health and the price note; the ad
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1000).toString(36)}`;
   // The sold ones in capitals: the same model to the price guide (case and spaces aside), another
   // name to the page, so the live phone's card is the only one named `model` exactly.
   const model = `Trusty ${stamp}`;
@@ -90,11 +91,23 @@ test('a buyer sees the IMEI badge, the battery health and the price note; the ad
   const seller = await createAccountViaApi(baseURL as string, 'seller', 'trusted');
   const buyer = await createAccountViaApi(baseURL as string, 'user', 'truster');
   const image = await uploadPhoto(seller);
-  // Five completed sales of the model at $250: enough for a note on the price.
+  // Five completed sales of the model at $250 by three sellers to three buyers: enough for a note
+  // on the price (decision 038: one person's own sales would not count).
+  const sellers = [
+    seller,
+    await createAccountViaApi(baseURL as string, 'seller', 'trusted'),
+    await createAccountViaApi(baseURL as string, 'seller', 'trusted'),
+  ];
+  const buyers = [
+    buyer,
+    await createAccountViaApi(baseURL as string, 'user', 'truster'),
+    await createAccountViaApi(baseURL as string, 'user', 'truster'),
+  ];
   for (let i = 0; i < 5; i++) {
-    const orderId = await bookPhone(buyer, await list(seller, image, model.toUpperCase()));
-    await payOrder(buyer, orderId);
-    await handOver(seller, buyer, orderId);
+    const [by, from] = [buyers[i % 3] as Account, sellers[i % 3] as Account];
+    const orderId = await bookPhone(by, await list(from, image, model.toUpperCase()));
+    await payOrder(by, orderId);
+    await handOver(from, by, orderId);
   }
   const productId = await list(seller, image, model, { imei, batteryHealth: 92 });
 

@@ -7,7 +7,13 @@ import { advertisements, orders, products, users } from '../../src/server/db/sch
 type UserRow = typeof users.$inferSelect;
 type ProductRow = typeof products.$inferSelect;
 
-const unique = () => randomUUID().slice(0, 8);
+/**
+ * Eight random letters: names made of them never hold seven digits in a row, which the contact
+ * mask would hide as a phone number wherever others read them (issue 29).
+ */
+export const uniqueWord = (): string =>
+  Array.from(randomBytes(8), (b) => String.fromCharCode(97 + (b % 26))).join('');
+const unique = uniqueWord;
 
 /** 14 digits and their Luhn check digit: an IMEI that passes the check. */
 export function withCheckDigit(body: string): string {

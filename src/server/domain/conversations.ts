@@ -7,7 +7,7 @@
  */
 import { and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Conversation, ConversationSummary, ReportedMessage } from '../../shared/entities';
-import { hideContacts } from '../../shared/messages';
+import { hideContacts, withoutContacts } from '../../shared/messages';
 import type { Db, Tx } from '../db/client';
 import { conversations, messages, orders, products, users } from '../db/schema';
 import { notify } from '../notify/notify';
@@ -19,7 +19,8 @@ import { DomainError } from './domain-error';
  * A person's name as a conversation shows it: a name is typed by its owner, so contact details
  * in it are hidden as in a message (a number in a name would get past the hiding otherwise).
  */
-const nameShown = (name: string) => hideContacts(name).text;
+/** A name people typed (a person's, a phone's), as the other side may read it. */
+const nameShown = (name: string) => withoutContacts(name);
 
 /** The messages a conversation's page shows: the latest, oldest first. */
 const SHOWN_MESSAGES = 200;
@@ -176,7 +177,7 @@ export async function listConversations(db: Db, caller: Caller): Promise<Convers
     return {
       _id: c.id,
       productId: c.productId,
-      productName: c.productName,
+      productName: nameShown(c.productName),
       side,
       counterpartName: nameShown(side === 'buyer' ? sellerName : buyerName),
       lastMessage: last
@@ -220,7 +221,7 @@ export async function readConversation(db: Db, caller: Caller, id: string): Prom
   return {
     _id: c.id,
     productId: c.productId,
-    productName: c.productName,
+    productName: nameShown(c.productName),
     side: side ?? 'admin',
     counterpartName: nameOf(side === 'seller' ? c.buyerId : c.sellerId),
     buyerName: nameOf(c.buyerId),
@@ -284,7 +285,7 @@ export async function listReportedMessages(db: Db): Promise<ReportedMessage[]> {
   return rows.map(({ m, c, name, email }) => ({
     _id: m.id,
     conversationId: c.id,
-    productName: c.productName,
+    productName: nameShown(c.productName),
     body: m.body,
     reason: m.reportReason ?? '',
     reportedAt: (m.reportedAt as Date).toISOString(),

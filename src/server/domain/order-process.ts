@@ -305,6 +305,8 @@ async function liveListingOf(db: Db | Tx, hash: string) {
 
 export const IMEI_LISTED = 'IMEI: This phone is already listed';
 export const IMEI_BLOCKED = 'IMEI: this phone was reported stolen and cannot be listed';
+export const IMEI_MISSING =
+  'IMEI: this listing has none; list the phone anew with its IMEI (dial *#06# to see it)';
 
 /**
  * Lists a seller's phone. Its IMEI, when given, must be on no live listing (any seller's) and
@@ -505,11 +507,12 @@ export async function relistListing(db: Db, caller: Caller, productId: string): 
     await db.transaction(async (tx) => {
       const product = await lockedProduct(tx, productId);
       mayManage(caller, product, 'relist');
-      if (product.imeiHash !== null) {
-        await lockImei(tx, product.imeiHash);
-        if (await imeiBlocked(tx, product.imeiHash)) throw DomainError.conflict(IMEI_BLOCKED);
-        if (await liveListingOf(tx, product.imeiHash)) throw DomainError.conflict(IMEI_LISTED);
-      }
+      // A listing from before every listing needed its IMEI comes back only listed anew, with
+      // one: relisting it would pass the blocks on stolen phones (issue 29).
+      if (product.imeiHash === null) throw DomainError.conflict(IMEI_MISSING);
+      await lockImei(tx, product.imeiHash);
+      if (await imeiBlocked(tx, product.imeiHash)) throw DomainError.conflict(IMEI_BLOCKED);
+      if (await liveListingOf(tx, product.imeiHash)) throw DomainError.conflict(IMEI_LISTED);
       await setProductStatus(tx, product.id, next('product', product.status, 'relist'));
     });
   } catch (error) {

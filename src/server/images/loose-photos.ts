@@ -9,19 +9,7 @@
  * savers together), so a photo is never removed under a listing that is saving it: a save that
  * comes first is seen by the sweep, and a save that comes after finds the photo swept and says so.
  */
-import {
-  and,
-  arrayContains,
-  eq,
-  exists,
-  inArray,
-  isNotNull,
-  isNull,
-  lt,
-  lte,
-  or,
-  sql,
-} from 'drizzle-orm';
+import { and, arrayContains, eq, exists, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { loosePhotos, orders, products } from '../db/schema';
 import { DomainError } from '../domain/domain-error';

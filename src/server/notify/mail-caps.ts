@@ -2,8 +2,8 @@
  * How much notification mail one person gets at most (issue 29, decision 037): a buyer booking
  * and deleting in a loop, a seller bouncing a price, or rounds of paying and cancelling must not
  * turn our sender into a harasser. The bell still records every notification; only the mail is
- * held back. Kinds with no cap tell of money (a payment to hand over for, a sale completed) or
- * happen once (a seller verified), and are always mailed. The account mails (a welcome, a
+ * held back. Kinds with no cap tell of a sale completed or happen once (a seller verified), and
+ * are always mailed; a payment is capped at ten an hour (decision 040). The account mails (a welcome, a
  * password reset) are not notifications: three of each an hour per address, whatever else is
  * sent (src/server/auth/identity-provider.ts), so no flood of these kinds can crowd them out.
  */
@@ -34,7 +34,9 @@ export const MAIL_CAPS: Record<NotificationKind, MailCap | null> = {
   'price-drop': { max: 10, minutes: DAY, per: 'a day', onePerPageMinutes: DAY },
   // A phone sold, its sale cancelled and sold again: one mail a day per phone.
   'wishlist-sold': { max: 10, minutes: DAY, per: 'a day', onePerPageMinutes: DAY },
-  payment: null,
+  // A seller's: rounds of paying and cancelling (a card hold each) are ten mails an hour at most,
+  // more than any seller hands over; the bell and My Sales tell of every payment (decision 040).
+  payment: { max: 10, minutes: 60, per: 'an hour' },
   handover: null,
   'seller-verified': null,
 };

@@ -3,6 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, count, eq, isNull, lt } from 'drizzle-orm';
 import type { MailSettings, PaginationQuery } from '../../shared/api';
 import type { Notification } from '../../shared/entities';
+import { withoutContacts } from '../../shared/messages';
 import type { NotificationKind } from '../../shared/notifications';
 import type { Db } from '../db/client';
 import { notifications, users } from '../db/schema';
@@ -29,7 +30,8 @@ export async function listNotifications(
     (r) => ({
       _id: r.id,
       kind: r.kind,
-      text: r.text,
+      // Masked again on the way out: notifications written before the mask are kept as written.
+      text: withoutContacts(r.text),
       link: r.link,
       createdAt: r.createdAt.toISOString(),
       read: r.readAt !== null,

@@ -9,6 +9,7 @@ import type { Booking, Sale } from '../../shared/entities';
 import { withoutContacts } from '../../shared/messages';
 import {
   type Actor,
+  type OrderStage,
   type OrderTransition,
   REPORT_WINDOW_DAYS,
   transitionsFor,
@@ -83,11 +84,22 @@ function actionsOf(row: SaleRow, side: Actor, given: Given, now: number): OrderT
   });
 }
 
+/** The stages in which the two sides may reach each other: paid, and met at the handover. */
+const CONTACT_STAGES: ReadonlySet<OrderStage> = new Set([
+  'paid',
+  'completed',
+  'disputed',
+  'refunded',
+]);
+
 function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, now: number): Sale {
   const { order } = row;
   // Numbers are exchanged once the buyer has paid; before that each side sees only names.
   const paid = order.stage !== 'booked';
-  const showNumbers = side === 'admin' || paid;
+  // A sale that ended without a handover (cancelled, expired) hides them again: paying and
+  // cancelling at once must not be a way to collect sellers' numbers (issue 29).
+  const inContact = CONTACT_STAGES.has(order.stage);
+  const showNumbers = side === 'admin' || inContact;
   return {
     _id: order.id,
     productId: order.productId,
@@ -99,7 +111,8 @@ function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, 
     side,
     actions: actionsOf(row, side, given, now),
     // The buyer typed it: the seller reads it through the contact mask until the payment.
-    meetingPoint: side === 'seller' && !paid ? withoutContacts(order.location) : order.location,
+    meetingPoint:
+      side === 'seller' && !inContact ? withoutContacts(order.location) : order.location,
     bookedAt: order.createdAt.toISOString(),
     paidAt: iso(order.paidAt),
     holdExpiresAt: order.stage === 'paid' ? iso(order.holdExpiresAt) : null,
@@ -109,13 +122,13 @@ function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, 
     soldElsewhere: isSoldElsewhere(order, row.productStatus),
     buyer: {
       name: side === 'buyer' ? order.userName : withoutContacts(order.userName),
-      email: side === 'seller' && !paid ? null : order.email,
+      email: side === 'seller' && !showNumbers ? null : order.email,
       number: side === 'buyer' || showNumbers ? order.number : null,
       rating: row.buyerRating,
     },
     seller: {
       name: withoutContacts(order.sellerName ?? 'A former seller'),
-      email: side === 'buyer' && !paid ? null : order.sellerEmail,
+      email: side === 'buyer' && !showNumbers ? null : order.sellerEmail,
       number: side === 'seller' || showNumbers ? order.sellerNumber : null,
       rating: row.sellerRating,
     },

@@ -5,13 +5,16 @@
  */
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf, type Tx } from '../db/client';
-import { accountAddresses, orders, payments } from '../db/schema';
+import { accountAddresses, orders, payments, users } from '../db/schema';
 
 /**
  * An address shared by more accounts than this is a network's (an office, a campus, a carrier's
- * gateway), not a household's: it relates nobody.
+ * gateway), not a household's: it relates nobody. Only accounts older than ADDRESS_CROWD_DAYS
+ * count towards it, so a person cannot make an address look crowded with fresh accounts signed
+ * in there for the purpose (found by an attack on issue 29's fixes).
  */
 export const ADDRESS_MAX_ACCOUNTS = 10;
+export const ADDRESS_CROWD_DAYS = 30;
 
 /** Notes that the account acted from the address of this fingerprint (none: nothing to note). */
 export async function noteAddress(
@@ -47,7 +50,10 @@ export async function isArmsLength(
         select 1 from ${accountAddresses} a
         join ${accountAddresses} b on b.address_hash = a.address_hash and b.user_id = ${order.sellerId}
         where a.user_id = ${order.buyerId}
-          and (select count(*) from ${accountAddresses} c where c.address_hash = a.address_hash)
+          and (select count(*) from ${accountAddresses} c
+              join ${users} u on u.id = c.user_id
+              where c.address_hash = a.address_hash
+                and u.created_at < now() - make_interval(days => ${ADDRESS_CROWD_DAYS}))
             <= ${ADDRESS_MAX_ACCOUNTS}
       ) or exists (
         select 1 from ${payments} paid

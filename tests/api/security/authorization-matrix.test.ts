@@ -167,6 +167,11 @@ const sellerRow = async () =>
     await t.database.db.select().from(users).where(eq(users.email, who.seller.email))
   )[0] as typeof users.$inferSelect;
 const freshPhone = async () => createProduct(t.database.db, await sellerRow());
+/** A listing's IMEI columns, as listing it with `imei` keeps them. */
+const imeiOf = (imei: string) => {
+  const kept = t.app.imeiVault.keep(imei);
+  return { imeiHash: kept.hash, imeiLast4: kept.last4, imeiSealed: kept.sealed };
+};
 const freshOrder = async () => {
   const phone = await freshPhone();
   const [order] = await t.database.db
@@ -652,7 +657,7 @@ const rows: Record<string, Row> = {
     ok: 200,
     request: async () => ({
       method: 'POST',
-      url: `/api/products/${(await createProduct(t.database.db, await sellerRow(), { status: 'withdrawn' })).id}/relist`,
+      url: `/api/products/${(await createProduct(t.database.db, await sellerRow(), { status: 'withdrawn', ...imeiOf(uniqueImei()) })).id}/relist`,
     }),
   },
   "set a phone's photos": {

@@ -18,6 +18,7 @@ import { type ServerProcess, startServer } from '../../../scripts/lib/server-pro
 import { type Db, openDatabase } from '../../../src/server/db/client';
 import { orders, paymentIntents, payments, products } from '../../../src/server/db/schema';
 import { GOOD_PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { uniqueImei } from '../../helpers/factories';
 import { multipartFile } from '../../helpers/multipart';
 import { createPostgresDatabase } from '../../helpers/test-app';
 
@@ -155,6 +156,7 @@ async function addPhones(seller: Account, count: number): Promise<string[]> {
         condition: 'Good',
         sellerNumber: '+1 512 555 0100',
         specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: '4000' },
+        imei: uniqueImei(),
       },
       seller.bearer,
     );
