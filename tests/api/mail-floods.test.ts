@@ -9,6 +9,7 @@ import { notifications, outboxMails, users } from '../../src/server/db/schema';
 import type { NotificationKind } from '../../src/shared/notifications';
 import { type Account, createAccount, SAME_SITE } from '../helpers/accounts';
 import { buyingCalls } from '../helpers/buying';
+import { editOf } from '../helpers/factories';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp;
@@ -99,23 +100,7 @@ describe('a price bounced up and down', () => {
         (await call(wisher, 'POST', '/api/wishlist', { productId: product.id })).statusCode,
       ).toBe(200);
     const price = (product: typeof bounced, resellPrice: number) =>
-      call(seller, 'PUT', `/api/products/${product.id}`, {
-        categoryId: product.categoryId,
-        modelName: product.modelName,
-        originalPrice: 799,
-        resellPrice,
-        location: product.location,
-        description: product.description,
-        timeUsed: product.timeUsed,
-        condition: product.condition,
-        sellerNumber: product.sellerNumber,
-        specificatons: {
-          ram: product.ram,
-          storage: product.storage,
-          color: product.color,
-          battery: product.battery,
-        },
-      });
+      call(seller, 'PUT', `/api/products/${product.id}`, editOf(product, resellPrice));
     for (const resellPrice of [500, 399, 500, 399, 500, 399])
       expect((await price(bounced, resellPrice)).statusCode).toBe(200);
     expect(await bellOf(wisher, 'price-drop')).toHaveLength(3);

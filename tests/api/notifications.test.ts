@@ -10,6 +10,7 @@ import { users } from '../../src/server/db/schema';
 import { unsubscribeKey } from '../../src/server/repositories/notifications';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
 import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
+import { editOf } from '../helpers/factories';
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -171,23 +172,7 @@ describe('a wish list', () => {
     const product = await phone();
     await wish(wisher, product.id);
     const edit = (resellPrice: number) =>
-      call(seller, 'PUT', `/api/products/${product.id}`, {
-        categoryId: product.categoryId,
-        modelName: product.modelName,
-        originalPrice: 799,
-        resellPrice,
-        location: product.location,
-        description: product.description,
-        timeUsed: product.timeUsed,
-        condition: product.condition,
-        sellerNumber: product.sellerNumber,
-        specificatons: {
-          ram: product.ram,
-          storage: product.storage,
-          color: product.color,
-          battery: product.battery,
-        },
-      });
+      call(seller, 'PUT', `/api/products/${product.id}`, editOf(product, resellPrice));
     expect((await edit(500)).statusCode).toBe(200);
     expect(await noticesOf(wisher)).toEqual([]);
     expect((await edit(399)).statusCode).toBe(200);

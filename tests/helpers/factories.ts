@@ -171,3 +171,22 @@ export async function createSale(
     await db.update(products).set({ status: 'sold' }).where(eq(products.id, product.id));
   return row;
 }
+
+/** The body of `PUT /api/products/:id` that keeps a phone as it is but for its resale price. */
+export const editOf = (product: ProductRow, resellPrice: number) => ({
+  categoryId: product.categoryId,
+  modelName: product.modelName,
+  originalPrice: product.originalPriceCents / 100,
+  resellPrice,
+  location: product.location,
+  description: product.description,
+  timeUsed: product.timeUsed,
+  condition: product.condition,
+  sellerNumber: product.sellerNumber,
+  specificatons: {
+    ram: product.ram,
+    storage: product.storage,
+    color: product.color,
+    battery: product.battery,
+  },
+});
