@@ -186,7 +186,9 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
   page,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  // Two sizes, eleven pages and dialogs, an axe scan of each: near two minutes on a loaded
+  // two-core machine (it ran out at 120 s once).
+  test.setTimeout(180_000);
   const base = baseURL as string;
   const unpaid = `Oppo Axe ${Date.now().toString(36)}`;
   const paid = `Oppo Axe Paid ${Date.now().toString(36)}`;
