@@ -117,7 +117,10 @@ test("the seller enters the buyer's code in My Sales, a wrong one first; then bo
   await expect(codeInput).toBeFocused();
   await codeInput.fill(code === '000000' ? '111111' : '000000');
   await handover.getByRole('button', { name: 'Confirm handover' }).click();
-  await expect(handover.getByRole('alert')).toHaveText('code: not right; 4 tries left');
+  // Every fifth wrong code waits 15 minutes; the fifteenth in all cancels the sale (decision 038).
+  await expect(handover.getByRole('alert')).toHaveText(
+    "code: not right; 4 tries left before a 15-minute wait. After 14 more wrong codes the sale is cancelled and the hold on the buyer's card released.",
+  );
   await codeInput.fill(code);
   await handover.getByRole('button', { name: 'Confirm handover' }).click();
   await expect(page.getByText('Handover confirmed. The money is paid to you.')).toBeVisible();
