@@ -15,13 +15,6 @@ import type { Caller } from '../plugins/auth';
 import { findUserByEmail } from '../repositories/users';
 import { DomainError } from './domain-error';
 
-/**
- * A person's name as a conversation shows it: a name is typed by its owner, so contact details
- * in it are hidden as in a message (a number in a name would get past the hiding otherwise).
- */
-/** A name people typed (a person's, a phone's), as the other side may read it. */
-const nameShown = (name: string) => withoutContacts(name);
-
 /** The messages a conversation's page shows: the latest, oldest first. */
 const SHOWN_MESSAGES = 200;
 /** Stages after which the buyer has paid: contact details are shown from then on. */
@@ -77,7 +70,7 @@ async function write(
     {
       userId: side === 'buyer' ? c.sellerId : c.buyerId,
       kind: 'message',
-      text: `${nameShown(sender.name)} wrote about ${c.productName}: “${preview}”`,
+      text: `${withoutContacts(sender.name)} wrote about ${c.productName}: “${preview}”`,
       link: `/dashboard/messages/${c.id}`,
     },
   ]);
@@ -177,9 +170,9 @@ export async function listConversations(db: Db, caller: Caller): Promise<Convers
     return {
       _id: c.id,
       productId: c.productId,
-      productName: nameShown(c.productName),
+      productName: withoutContacts(c.productName),
       side,
-      counterpartName: nameShown(side === 'buyer' ? sellerName : buyerName),
+      counterpartName: withoutContacts(side === 'buyer' ? sellerName : buyerName),
       lastMessage: last
         ? {
             body: last.body,
@@ -211,7 +204,7 @@ export async function readConversation(db: Db, caller: Caller, id: string): Prom
     .from(users)
     .where(inArray(users.id, [c.buyerId, c.sellerId]));
   const nameOf = (userId: string | null) =>
-    nameShown(names.find((n) => n.id === userId)?.name ?? 'A deleted account');
+    withoutContacts(names.find((n) => n.id === userId)?.name ?? 'A deleted account');
   const latest = await db
     .select()
     .from(messages)
@@ -221,7 +214,7 @@ export async function readConversation(db: Db, caller: Caller, id: string): Prom
   return {
     _id: c.id,
     productId: c.productId,
-    productName: nameShown(c.productName),
+    productName: withoutContacts(c.productName),
     side: side ?? 'admin',
     counterpartName: nameOf(side === 'seller' ? c.buyerId : c.sellerId),
     buyerName: nameOf(c.buyerId),
@@ -285,7 +278,7 @@ export async function listReportedMessages(db: Db): Promise<ReportedMessage[]> {
   return rows.map(({ m, c, name, email }) => ({
     _id: m.id,
     conversationId: c.id,
-    productName: nameShown(c.productName),
+    productName: withoutContacts(c.productName),
     body: m.body,
     reason: m.reportReason ?? '',
     reportedAt: (m.reportedAt as Date).toISOString(),
