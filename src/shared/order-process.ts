@@ -35,6 +35,16 @@ export const ORDER_STAGES = [
   'refunded',
 ] as const;
 export type OrderStage = (typeof ORDER_STAGES)[number];
+/**
+ * The stages in which a sale's two sides may reach each other: paid, and met at the handover. A
+ * sale cancelled or expired hides their details again (issue 29).
+ */
+export const CONTACT_STAGES = [
+  'paid',
+  'completed',
+  'disputed',
+  'refunded',
+] as const satisfies readonly OrderStage[];
 export type OrderState = (typeof ORDER_STATUS)[keyof typeof ORDER_STATUS];
 export type ProductState = (typeof PRODUCT_STATUS)[keyof typeof PRODUCT_STATUS];
 

@@ -8,6 +8,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Conversation, ConversationSummary, ReportedMessage } from '../../shared/entities';
 import { hideContacts, withoutContacts } from '../../shared/messages';
+import { CONTACT_STAGES } from '../../shared/order-process';
 import type { Db, Tx } from '../db/client';
 import { conversations, messages, orders, products, users } from '../db/schema';
 import { notify } from '../notify/notify';
@@ -17,8 +18,6 @@ import { DomainError } from './domain-error';
 
 /** The messages a conversation's page shows: the latest, oldest first. */
 const SHOWN_MESSAGES = 200;
-/** Stages after which the buyer has paid: contact details are shown from then on. */
-const PAID_STAGES = ['paid', 'completed', 'disputed', 'refunded'] as const;
 
 type ConversationRow = typeof conversations.$inferSelect;
 
@@ -35,7 +34,7 @@ async function paid(db: Db | Tx, c: ConversationRow): Promise<boolean> {
       and(
         eq(orders.productId, c.productId),
         eq(orders.buyerId, c.buyerId),
-        inArray(orders.stage, [...PAID_STAGES]),
+        inArray(orders.stage, [...CONTACT_STAGES]),
       ),
     )
     .limit(1);

@@ -9,6 +9,7 @@ import type { Booking, Sale } from '../../shared/entities';
 import { withoutContacts } from '../../shared/messages';
 import {
   type Actor,
+  CONTACT_STAGES,
   type OrderStage,
   type OrderTransition,
   REPORT_WINDOW_DAYS,
@@ -84,13 +85,7 @@ function actionsOf(row: SaleRow, side: Actor, given: Given, now: number): OrderT
   });
 }
 
-/** The stages in which the two sides may reach each other: paid, and met at the handover. */
-const CONTACT_STAGES: ReadonlySet<OrderStage> = new Set([
-  'paid',
-  'completed',
-  'disputed',
-  'refunded',
-]);
+const CONTACT: ReadonlySet<OrderStage> = new Set(CONTACT_STAGES);
 
 function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, now: number): Sale {
   const { order } = row;
@@ -98,7 +93,7 @@ function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, 
   const paid = order.stage !== 'booked';
   // A sale that ended without a handover (cancelled, expired) hides them again: paying and
   // cancelling at once must not be a way to collect sellers' numbers (issue 29).
-  const inContact = CONTACT_STAGES.has(order.stage);
+  const inContact = CONTACT.has(order.stage);
   const showNumbers = side === 'admin' || inContact;
   return {
     _id: order.id,
