@@ -43,6 +43,8 @@ import { fileTransport, type MailTransport, smtpTransport } from './mail/transpo
 import { EmbeddedPaymentProvider } from './payments/embedded-processor';
 import type { PaymentProvider } from './payments/payment-provider';
 import { StripePaymentProvider } from './payments/stripe-provider';
+import type { PayoutProvider } from './payouts/payout-provider';
+import { TestBankPayouts } from './payouts/test-bank';
 import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
 import databasePlugin from './plugins/database';
@@ -108,6 +110,8 @@ export type AppServices = {
   accessTokens: AccessTokens;
   adminEmails: ReadonlySet<string>;
   payments: PaymentProvider;
+  /** Where sellers' money is paid out: the embedded test bank or Stripe Connect (issue 30). */
+  payouts: PayoutProvider;
   /** Where the rate limits and the sign-in lockout count, shared by every server when it can be. */
   limits: LimitStore;
   /** Keyed fingerprints of client addresses and cards (decision 038). */
@@ -160,6 +164,7 @@ export async function createServices(config: Config, database: Database): Promis
     accessTokens: new AccessTokens(jwtSecret),
     adminEmails,
     payments: paymentProviderOf(config, database, fingerprints),
+    payouts: payoutProviderOf(config, database),
     limits,
     fingerprints,
   };
@@ -169,6 +174,11 @@ export async function createServices(config: Config, database: Database): Promis
 function mailTransportOf(config: Config): MailTransport {
   if (config.SMTP_URL && config.MAIL_FROM) return smtpTransport(config.SMTP_URL, config.MAIL_FROM);
   return fileTransport(path.join(config.DATA_DIR, 'mail'));
+}
+
+/** Stripe Connect when Stripe's keys are set, otherwise the embedded test bank. */
+function payoutProviderOf(_config: Config, database: Database): PayoutProvider {
+  return new TestBankPayouts(database.db);
 }
 
 /** Stripe when its keys are set, otherwise the embedded test-mode processor. */
@@ -199,6 +209,11 @@ export function clientConfigOf(config: Config, services: AppServices): ClientCon
       services.payments instanceof StripePaymentProvider && config.STRIPE_PUBLISHABLE_KEY
         ? { provider: 'stripe', publishableKey: config.STRIPE_PUBLISHABLE_KEY }
         : { provider: 'embedded', publishableKey: null },
+    fees: { percent: config.MARKETPLACE_FEE_PERCENT, minCents: config.MARKETPLACE_FEE_MIN_CENTS },
+    payouts: {
+      provider: services.payouts.kind,
+      schedule: config.PAYOUT_SCHEDULE,
+    },
     images: imgbb
       ? { provider: 'imgbb', uploadUrl: imgbb }
       : { provider: 'embedded', uploadUrl: `${API_BASE}/images` },

@@ -116,6 +116,51 @@ const envSchema = z
       .positive('must be more than 0')
       .max(7, 'must be at most 7 (a card authorisation lasts about a week)')
       .default(7),
+    /**
+     * The marketplace's fee on a completed sale (issue 30, decision 041): a percent of the price
+     * rounded half up to the cent, at least MARKETPLACE_FEE_MIN_CENTS, never more than the price.
+     */
+    MARKETPLACE_FEE_PERCENT: z.coerce
+      .number({ error: 'must be a number (5 for 5%)' })
+      .min(0, 'must be at least 0')
+      .max(50, 'must be at most 50')
+      .refine(
+        (n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-9,
+        'must have at most two decimals',
+      )
+      .default(5),
+    MARKETPLACE_FEE_MIN_CENTS: z.coerce
+      .number({ error: 'must be a whole number of cents' })
+      .int('must be a whole number of cents')
+      .min(0, 'must be at least 0')
+      .default(0),
+    /**
+     * How long after the handover a seller's share stays pending before it may be paid out: the
+     * buyer's report window (7 days) by default, the issue's rule. Shorter (the soak, a walk-through
+     * in minutes), a report may come after the payout: a refund then takes the money back
+     * (decision 041). Fractions are allowed.
+     */
+    FUNDS_HOLD_HOURS: z.coerce
+      .number({ error: 'must be a number of hours' })
+      .min(0, 'must be at least 0')
+      .max(24 * 90, 'must be at most 2160 (90 days)')
+      .default(24 * 7),
+    /**
+     * When available balances are paid out: `daily` (each day from 00:00 UTC), `weekly` (Mondays),
+     * `hourly`, or every N seconds (`60s`; the soak and the walk-through use short periods).
+     */
+    PAYOUT_SCHEDULE: z
+      .string()
+      .regex(/^(daily|weekly|hourly|[1-9]\d{0,6}s)$/, {
+        error: 'must be daily, weekly, hourly or a number of seconds such as 60s',
+      })
+      .default('daily'),
+    /** How long payouts wait after a seller changes their payout account (takeover protection). */
+    PAYOUT_ACCOUNT_HOLD_HOURS: z.coerce
+      .number({ error: 'must be a number of hours' })
+      .min(0, 'must be at least 0')
+      .max(24 * 30, 'must be at most 720')
+      .default(24),
     /** How often the timed work (expiring holds, unfinished money steps) runs, in ms. */
     TIMED_WORK_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     LOG_LEVEL: z

@@ -28,10 +28,13 @@ import {
   categorySchema,
   conversationSchema,
   conversationSummarySchema,
+  financeSchema,
   idSchema,
   notificationSchema,
   orderSchema,
   ownProductSchema,
+  payoutAccountSchema,
+  payoutSummarySchema,
   priceGuideSchema,
   productSchema,
   reportedMessageSchema,
@@ -135,6 +138,8 @@ export const paginationQuerySchema = z.object({
 export type PaginationQuery = z.infer<typeof paginationQuerySchema>;
 
 const ack = z.object({ acknowledged: z.boolean() });
+/** The days the admin's Finance page covers: the last `days` (UTC), today included. */
+const financeQuerySchema = z.object({ days: wholeNumberInput(1, 366).default(30) });
 const ackWithMessage = z.object({ acknowledged: z.boolean(), message: z.string().optional() });
 const idQuery = z.object({ id: idSchema });
 const emailQuery = z.object({ email: emailSchema });
@@ -363,6 +368,10 @@ export const clientConfigSchema = z.object({
     provider: z.enum(['embedded', 'stripe']),
     publishableKey: z.string().nullable(),
   }),
+  /** The marketplace's fee on a sale (issue 30), for "You receive ... after the 5% fee". */
+  fees: z.object({ percent: z.number(), minCents: z.number().int() }),
+  /** Where payouts go: the embedded test bank, or Stripe Connect. */
+  payouts: z.object({ provider: z.enum(['embedded', 'stripe']), schedule: z.string() }),
   images: z.object({
     provider: z.enum(['embedded', 'imgbb']),
     /** Where the client posts `image` (multipart); for imgbb it carries the key as the spec says. */
@@ -784,6 +793,58 @@ export const calls = define({
       decision: z.enum(['refund', 'close'], { error: 'decision must be refund or close' }),
     }),
     response: ack,
+  },
+  myPayouts: {
+    ...callRoutes.myPayouts,
+    access: 'seller',
+    tag: 'payments',
+    response: payoutSummarySchema,
+  },
+  /**
+   * The seller's bank account for payouts (the embedded processor's test bank: Stripe's test
+   * routing and account numbers). Asks the password again; a change holds payouts a while.
+   */
+  setPayoutAccount: {
+    ...callRoutes.setPayoutAccount,
+    access: 'seller',
+    tag: 'payments',
+    body: z.object({
+      routingNumber: z
+        .string({ error: 'routingNumber is required' })
+        .trim()
+        .regex(/^\d{9}$/, 'routingNumber must be the 9 digits of a US routing number'),
+      accountNumber: z
+        .string({ error: 'accountNumber is required' })
+        .trim()
+        .regex(/^\d{4,17}$/, 'accountNumber must be 4 to 17 digits'),
+      password: z.string({ error: 'password is required' }).min(1, 'password is required').max(200),
+    }),
+    response: payoutAccountSchema,
+  },
+  /** With Stripe: a Connect Express account for the seller and the link to its onboarding. */
+  payoutOnboarding: {
+    ...callRoutes.payoutOnboarding,
+    access: 'seller',
+    tag: 'payments',
+    body: z.object({
+      password: z.string({ error: 'password is required' }).min(1, 'password is required').max(200),
+    }),
+    response: z.object({ url: z.string() }),
+  },
+  finance: {
+    ...callRoutes.finance,
+    access: 'admin',
+    tag: 'payments',
+    query: financeQuerySchema,
+    response: financeSchema,
+  },
+  /** The same days as CSV (`text/csv`), one row a day. */
+  financeCsv: {
+    ...callRoutes.financeCsv,
+    access: 'admin',
+    tag: 'payments',
+    query: financeQuerySchema,
+    response: z.string(),
   },
   conversations: {
     ...callRoutes.conversations,

@@ -14,7 +14,13 @@ import {
   USER_TYPES,
 } from './constants';
 import { NOTIFICATION_KINDS } from './notifications';
-import { MONEY_STATES, ORDER_STAGES, ORDER_TRANSITIONS } from './order-process';
+import {
+  MONEY_STATES,
+  ORDER_STAGES,
+  ORDER_TRANSITIONS,
+  PAYOUT_STATUSES,
+  SELLER_MONEY_STATES,
+} from './order-process';
 
 export const idSchema = z.uuid({ error: 'id must be a valid id' });
 export const categoryCodeSchema = z.enum(CATEGORY_CODES, {
@@ -299,8 +305,90 @@ export const saleSchema = z.object({
     })
     .nullable(),
   ratings: z.object({ byBuyer: ratingSchema.nullable(), bySeller: ratingSchema.nullable() }),
+  /**
+   * Added (issue 30), to the seller and an admin (null to the buyer): the marketplace's fee and the
+   * seller's share, fixed at the handover (null before it: the pages show the fee it would be),
+   * and where that share is now.
+   */
+  fee: dollarsSchema.nullable(),
+  net: dollarsSchema.nullable(),
+  sellerMoney: z.enum(SELLER_MONEY_STATES).nullable(),
 });
 export type Sale = z.infer<typeof saleSchema>;
+
+/** A seller's payout account, as its owner sees it: never the full number. */
+export const payoutAccountSchema = z.object({
+  kind: z.enum(['bank', 'stripe']),
+  /** 'Bank account •••• 6789' or 'Stripe account •••• 4Xyz'. */
+  label: z.string(),
+  /** `pending`: Stripe still needs details from the seller; `restricted`: Stripe paused it. */
+  status: z.enum(['active', 'pending', 'restricted']),
+  /** Payouts wait until then after the account was changed (takeover protection). */
+  payoutsHeldUntil: instantSchema.nullable(),
+  addedAt: instantSchema,
+});
+export type PayoutAccount = z.infer<typeof payoutAccountSchema>;
+
+export const payoutSchema = z.object({
+  _id: idSchema,
+  amount: dollarsSchema,
+  status: z.enum(PAYOUT_STATUSES),
+  /** Why the bank or Stripe refused it (the money went back to the balance). */
+  failureReason: z.string().nullable(),
+  createdAt: instantSchema,
+  settledAt: instantSchema.nullable(),
+  sales: z.array(z.object({ orderId: idSchema, productName: z.string(), net: dollarsSchema })),
+});
+export type Payout = z.infer<typeof payoutSchema>;
+
+/** The seller's money (issue 30): every figure is derived from the ledger's entries. */
+export const payoutSummarySchema = z.object({
+  /** Sold and handed over, waiting for the buyer's report window to end. */
+  pending: dollarsSchema,
+  /** Frozen by a buyer's report until the admin decides. */
+  frozen: dollarsSchema,
+  /** The seller's to be paid out; negative after a refund of money paid out already. */
+  available: z.number(),
+  /** On its way to the seller's account now. */
+  sending: dollarsSchema,
+  paidOut: dollarsSchema,
+  account: payoutAccountSchema.nullable(),
+  /** When the next payout runs, if there will be one (null: nothing to pay, or no account). */
+  nextPayoutAt: instantSchema.nullable(),
+  schedule: z.string(),
+  payouts: z.array(payoutSchema),
+  /** Net earnings by week (Monday, UTC), the last twelve weeks, oldest first. */
+  weeks: z.array(z.object({ weekStart: z.string(), net: dollarsSchema })),
+});
+export type PayoutSummary = z.infer<typeof payoutSummarySchema>;
+
+/** The admin's figures (issue 30), by day (UTC). */
+export const financeDaySchema = z.object({
+  day: z.string(),
+  /** Sales handed over that day: their count and price. */
+  sales: z.number().int().nonnegative(),
+  volume: dollarsSchema,
+  fees: dollarsSchema,
+  refunds: dollarsSchema,
+  paidOut: dollarsSchema,
+  failedPayouts: z.number().int().nonnegative(),
+});
+export const financeSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  days: z.array(financeDaySchema),
+  /** Now: money held on cards, owed to sellers (pending, frozen, available), being paid out. */
+  now: z.object({
+    held: dollarsSchema,
+    pending: dollarsSchema,
+    frozen: dollarsSchema,
+    available: z.number(),
+    sending: dollarsSchema,
+    failedPayouts: z.number().int().nonnegative(),
+    sellersWithoutAccount: z.number().int().nonnegative(),
+  }),
+});
+export type Finance = z.infer<typeof financeSchema>;
 
 /** A phone the signed-in buyer has a live order for (the catalog marks it "booked by you"). */
 export const bookingSchema = z.object({

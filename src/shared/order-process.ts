@@ -59,6 +59,24 @@ export const MONEY_STATES = [
 ] as const;
 export type MoneyState = (typeof MONEY_STATES)[number];
 
+/**
+ * Where a seller's share of a completed sale is (issue 30): pending until the funds hold after the
+ * handover ends, frozen by a report, available to pay out, sending, paid out, or refunded.
+ */
+export const SELLER_MONEY_STATES = [
+  'pending',
+  'frozen',
+  'available',
+  'sending',
+  'paid',
+  'refunded',
+] as const;
+export type SellerMoneyState = (typeof SELLER_MONEY_STATES)[number];
+
+/** A payout: on its way, arrived, or refused by the bank (its money back in the balance). */
+export const PAYOUT_STATUSES = ['sending', 'paid', 'failed'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
 /** Who takes a transition: a side of the sale, the admin, or the clock. */
 export type Actor = 'buyer' | 'seller' | 'admin' | 'system';
 

@@ -21,7 +21,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 import { NOTIFICATION_KINDS } from '../../shared/notifications';
-import { MONEY_STATES, ORDER_STAGES } from '../../shared/order-process';
+import { MONEY_STATES, ORDER_STAGES, PAYOUT_STATUSES } from '../../shared/order-process';
+import { LEDGER_KINDS } from '../ledger/accounts';
 
 /** PostgreSQL's full-text document type; the app only ever matches it in SQL. */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -300,6 +301,13 @@ export const orders = pgTable(
      * Only such sales count in the price guide, the price notes and ratings.
      */
     armsLength: boolean('arms_length'),
+    /** The marketplace's fee on the sale, fixed at the handover (issue 30); null before it. */
+    feeCents: integer('fee_cents'),
+    /**
+     * When the seller's share of a completed sale becomes theirs to pay out (the funds hold after
+     * the handover); cleared once it did, or a report froze it. The timed work's index.
+     */
+    fundsDueAt: timestamp('funds_due_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -316,6 +324,7 @@ export const orders = pgTable(
       .where(sql`${t.stage} = 'completed' and ${t.armsLength}`),
     index('orders_image_idx').on(t.image),
     index('orders_hold_idx').on(t.holdExpiresAt).where(sql`${t.stage} = 'paid'`),
+    index('orders_funds_due_idx').on(t.fundsDueAt).where(sql`${t.fundsDueAt} is not null`),
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid')`),
     // The spec's status and the stage say the same about payment: unpaid exactly while booked.
     check('orders_status_stage_check', sql`(${t.status} = 'unpaid') = (${t.stage} = 'booked')`),
@@ -700,4 +709,122 @@ export const rateLimitHits = pgTable(
     resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('rate_limit_hits_reset_at_idx').on(t.resetAt)],
+);
+
+/**
+ * The ledger (issue 30, decision 041): every money movement is one transaction of balanced
+ * entries, keyed by the step that caused it (`capture:<order>`, `payout:<payout>`...), so a step
+ * retried writes nothing twice. Rows are never updated or deleted (triggers refuse it); every
+ * balance is a sum of entries. Accounts are names (src/server/ledger/accounts.ts).
+ */
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    key: text('key').primaryKey(),
+    seq: seq(),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+    orderId: uuid('order_id'),
+    payoutId: uuid('payout_id'),
+    sellerId: uuid('seller_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_transactions_order_idx').on(t.orderId),
+    index('ledger_transactions_payout_idx').on(t.payoutId),
+    index('ledger_transactions_kind_day_idx').on(t.kind, t.createdAt),
+  ],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    seq: seq().primaryKey(),
+    transactionKey: text('transaction_key')
+      .notNull()
+      .references(() => ledgerTransactions.key),
+    account: text('account').notNull(),
+    /** Signed: what the account gained (positive) or gave (negative); a transaction sums to 0. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** The sale the movement is for, when it is for one (a copy of the transaction's). */
+    orderId: uuid('order_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_account_idx').on(t.account, t.seq),
+    index('ledger_entries_order_idx').on(t.orderId),
+    index('ledger_entries_transaction_idx').on(t.transactionKey),
+    check('ledger_entries_amount_check', sql`${t.amountCents} <> 0`),
+  ],
+);
+
+/** Where a seller's payouts go: the embedded test bank's account, or a Stripe Connect account. */
+export const payoutAccounts = pgTable(
+  'payout_accounts',
+  {
+    sellerId: uuid('seller_id').primaryKey(),
+    kind: text('kind', { enum: ['bank', 'stripe'] }).notNull(),
+    /** The processor's id for it (`ba_...` in the test bank, `acct_...` at Stripe). */
+    externalId: text('external_id').notNull(),
+    label: text('label').notNull(),
+    status: text('status', { enum: ['active', 'pending', 'restricted'] }).notNull(),
+    payoutsHeldUntil: timestamp('payouts_held_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('payout_accounts_external_key').on(t.externalId)],
+);
+
+/**
+ * The embedded processor's test bank accounts (no money moves): Stripe's documented test routing
+ * and account numbers decide whether a payout to one succeeds or fails, and why. The number is
+ * not kept: only its last four digits and what the bank will answer.
+ */
+export const testBankAccounts = pgTable('test_bank_accounts', {
+  id: text('id').primaryKey(),
+  routingNumber: text('routing_number').notNull(),
+  last4: text('last4').notNull(),
+  /** null: payouts arrive; else the failure code the bank answers (`account_closed`...). */
+  failure: text('failure'),
+  createdAt: createdAt(),
+});
+
+/** A payout of a seller's available balance: sending until the processor answers, then paid or failed. */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    sellerId: uuid('seller_id').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: PAYOUT_STATUSES }).notNull().default('sending'),
+    /** The payout account's processor id at the time. */
+    destination: text('destination').notNull(),
+    /** The processor's id of the money sent (a test bank payout id, Stripe transfer ids). */
+    providerRef: text('provider_ref'),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('payouts_seller_seq_idx').on(t.sellerId, t.seq.desc()),
+    index('payouts_sending_idx').on(t.seq).where(sql`${t.status} = 'sending'`),
+    check('payouts_amount_check', sql`${t.amountCents} > 0`),
+  ],
+);
+
+/** The sales a payout paid: each sale's net, and the Stripe transfer that carried it. */
+export const payoutSales = pgTable(
+  'payout_sales',
+  {
+    payoutId: uuid('payout_id')
+      .notNull()
+      .references(() => payouts.id),
+    orderId: uuid('order_id').notNull(),
+    netCents: integer('net_cents').notNull(),
+    transferId: text('transfer_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.payoutId, t.orderId] }),
+    index('payout_sales_order_idx').on(t.orderId),
+  ],
 );

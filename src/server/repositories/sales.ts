@@ -13,6 +13,7 @@ import {
   type OrderStage,
   type OrderTransition,
   REPORT_WINDOW_DAYS,
+  type SellerMoneyState,
   transitionsFor,
 } from '../../shared/order-process';
 import type { Db } from '../db/client';
@@ -21,6 +22,7 @@ import { isSoldElsewhere } from './buying';
 import { toDollars } from './money';
 import { cursorOf, newestFirst, type Page, pageOf } from './page';
 import { ratingOf } from './products';
+import { sellerMoneyOf } from './seller-money';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -87,7 +89,13 @@ function actionsOf(row: SaleRow, side: Actor, given: Given, now: number): OrderT
 
 const CONTACT: ReadonlySet<OrderStage> = new Set(CONTACT_STAGES);
 
-function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, now: number): Sale {
+function toSale(
+  row: SaleRow,
+  side: 'buyer' | 'seller' | 'admin',
+  given: Given,
+  now: number,
+  money: SellerMoneyState | undefined,
+): Sale {
   const { order } = row;
   // Numbers are exchanged once the buyer has paid; before that each side sees only names.
   const paid = order.stage !== 'booked';
@@ -144,6 +152,13 @@ function toSale(row: SaleRow, side: 'buyer' | 'seller' | 'admin', given: Given, 
       resolvedAt: iso(row.dispute.resolvedAt),
     },
     ratings: given,
+    // The fee is between the seller and the marketplace: the buyer paid the price.
+    fee: side === 'buyer' || order.feeCents === null ? null : toDollars(order.feeCents),
+    net:
+      side === 'buyer' || order.feeCents === null
+        ? null
+        : toDollars(order.priceCents - order.feeCents),
+    sellerMoney: side === 'buyer' ? null : (money ?? null),
   };
 }
 
@@ -156,9 +171,19 @@ async function toSales(
     db,
     rows.map((r) => r.order.id),
   );
+  const money = await sellerMoneyOf(
+    db,
+    rows.filter((r) => r.order.feeCents !== null).map((r) => r.order.id),
+  );
   const now = Date.now();
   return rows.map((r) =>
-    toSale(r, sideOf(r), given.get(r.order.id) ?? { byBuyer: null, bySeller: null }, now),
+    toSale(
+      r,
+      sideOf(r),
+      given.get(r.order.id) ?? { byBuyer: null, bySeller: null },
+      now,
+      money.get(r.order.id),
+    ),
   );
 }
 

@@ -63,6 +63,9 @@ const BASE: Sale = {
   money: 'held',
   dispute: null,
   ratings: { byBuyer: null, bySeller: null },
+  fee: null,
+  net: null,
+  sellerMoney: null,
 };
 
 function renderSale(sale: Sale) {
