@@ -38,4 +38,15 @@ export interface PayoutProvider {
    * balance stays negative until their next sales cover it.
    */
   reverse?(input: { transferId: string; amountCents: number; key: string }): Promise<void>;
+  /**
+   * Stripe Connect: opens the seller's Express account (or keeps `existing`) and answers the link
+   * to its onboarding. Absent for the test bank, whose accounts are numbers typed in.
+   */
+  onboard?(input: {
+    sellerId: string;
+    email: string;
+    existing: string | null;
+    returnUrl: string;
+    refreshUrl: string;
+  }): Promise<{ accountId: string; url: string }>;
 }
