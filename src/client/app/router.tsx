@@ -154,10 +154,10 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             }),
             lazyPage(
               'addaproduct',
-              async () => ({
-                Component: (await import('@client/features/selling/routes/add-product'))
-                  .AddProductRoute,
-              }),
+              async () => {
+                const m = await import('@client/features/selling/routes/add-product');
+                return { Component: m.AddProductRoute, loader: m.addProductLoader(queryClient) };
+              },
               seller,
             ),
             lazyPage(

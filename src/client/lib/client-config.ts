@@ -1,5 +1,6 @@
-/** Which services are live (GET /api/config): Google sign-in, payments, images. */
-import { queryOptions } from '@tanstack/react-query';
+/** Which services are live (GET /api/config): Google sign-in, payments, images, fees, payouts. */
+import type { FeeRule } from '@shared/fees';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from './api-client';
 
 export const clientConfigQueryOptions = () =>
@@ -8,3 +9,11 @@ export const clientConfigQueryOptions = () =>
     queryFn: () => call('config'),
     staleTime: Number.POSITIVE_INFINITY,
   });
+
+/**
+ * The marketplace's fee rule, for what a seller is told they will receive; undefined until the
+ * configuration has loaded (pages that show it load it in their loader).
+ */
+export function useFeeRule(): FeeRule | undefined {
+  return useQuery({ ...clientConfigQueryOptions(), select: (config) => config.fees }).data;
+}

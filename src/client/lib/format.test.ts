@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatDollars, formatRating, storageLabel } from './format';
+import {
+  formatCount,
+  formatDate,
+  formatDollars,
+  formatMoney,
+  formatRating,
+  storageLabel,
+} from './format';
 
 describe('format', () => {
   it('shows dates as medium dates', () => {
@@ -31,6 +38,12 @@ describe('format', () => {
       expect(formatDollars(amount), String(amount)).toBe(
         `$${(Number.isInteger(amount) ? whole : cents).format(amount)}`,
       );
+  });
+  it('writes money to the cent as Intl.NumberFormat writes US dollars, the sign first', () => {
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    for (const amount of [0, 0.01, 0.5, 1, 9.99, 57.5, 1140, 1234.56, 999_999.99, 1_000_000])
+      for (const signed of amount === 0 ? [0] : [amount, -amount])
+        expect(formatMoney(signed), String(signed)).toBe(usd.format(signed));
   });
   it('writes counts as toLocaleString does', () => {
     for (const count of [0, 7, 999, 1000, 1001, 25_000, 1_000_000])

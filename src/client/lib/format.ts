@@ -48,5 +48,17 @@ export function formatDollars(amount: number): string {
   return `$${sign}${groupThousands(whole)}.${fraction.replace(/0$/, '')}`;
 }
 
+/**
+ * An amount of money to the cent, as a statement writes it: $1,140.00, -$12.50 (what
+ * `Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })` writes). Fees, nets and
+ * payouts use it, where $1,140 beside $1,139.95 would read oddly.
+ */
+export function formatMoney(amount: number): string {
+  const cents = Math.round(Math.abs(amount) * 100);
+  const sign = amount < 0 && cents > 0 ? '-' : '';
+  const whole = groupThousands(String(Math.floor(cents / 100)));
+  return `${sign}$${whole}.${String(cents % 100).padStart(2, '0')}`;
+}
+
 /** The API's storage value '1 GTB' reads '1 TB'. */
 export const storageLabel = (storage: string): string => (storage === '1 GTB' ? '1 TB' : storage);

@@ -12,4 +12,6 @@ export const queryRoots = {
   sales: ['sales'],
   /** Conversations (Messages, a conversation, the menu's unread count), which a message changes. */
   conversations: ['conversations'],
+  /** A seller's money (the Payouts page), which a handover or an admin's decision changes. */
+  payouts: ['payouts'],
 } as const;

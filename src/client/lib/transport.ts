@@ -97,7 +97,13 @@ async function exchange<T>(
   } catch {
     throw new ApiError(0, 'Network Error');
   }
-  const payload: unknown = response.status === 204 ? null : await response.json().catch(() => null);
+  // A CSV export (the admin's Finance) answers text; every other answer, and every refusal, JSON.
+  const payload: unknown =
+    response.status === 204
+      ? null
+      : response.ok && response.headers.get('content-type')?.startsWith('text/csv')
+        ? await response.text()
+        : await response.json().catch(() => null);
   if (!response.ok) {
     throw new ApiError(
       response.status,

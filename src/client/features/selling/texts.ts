@@ -77,4 +77,8 @@ export const SELLING_TEXT = {
   relist: 'Relist',
   relisted: 'The phone is listed again.',
   imeiBlocked: 'IMEI blocked: reported stolen, it cannot be listed.',
+
+  /** Issue 30: what the seller receives of the resale price, as they type it. */
+  youReceive: (net: string, fee: string) => `You receive ${net} after the ${fee} fee`,
+  minimumFee: (fee: string) => `${fee} minimum`,
 } as const;

@@ -139,6 +139,8 @@ type ProductFieldsProps = {
   photos: ReactNode;
   /** Beside the prices: the fair-price guide, when there is one. */
   priceGuide?: ReactNode;
+  /** Under the resale price: what the seller receives after the marketplace's fee (issue 30). */
+  priceNote?: ReactNode;
   submitLabel: string;
   busy: boolean;
 };
@@ -151,6 +153,7 @@ export function ProductFields({
   imei,
   photos,
   priceGuide,
+  priceNote,
   submitLabel,
   busy,
 }: ProductFieldsProps) {
@@ -171,8 +174,9 @@ export function ProductFields({
     {
       rules = required,
       hint,
+      after,
       ...extra
-    }: { rules?: object; hint?: string } & Record<string, unknown> = {},
+    }: { rules?: object; hint?: string; after?: ReactNode } & Record<string, unknown> = {},
   ) => (
     <div>
       <TextField
@@ -189,6 +193,7 @@ export function ProductFields({
           {hint}
         </p>
       )}
+      {after}
     </div>
   );
   const field = (name: Name, label: string, control: ReactNode) => (
@@ -263,6 +268,7 @@ export function ProductFields({
         rules: RULES.resellPrice,
         hint: SELLING_TEXT.pricesHint,
         inputMode: 'decimal',
+        after: priceNote,
       })}
       {textField('originalPrice', LISTING_LABELS.originalPrice, {
         rules: RULES.originalPrice,

@@ -1,9 +1,12 @@
 import { ApiError } from '@client/lib/api-client';
+import { clientConfigQueryOptions } from '@client/lib/client-config';
+import type { ClientConfig } from '@shared/api';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { feeNote } from '../components/fee-note';
 import { showFieldErrors } from '../components/product-form';
 import { hasAcceptedExtension } from '../image-extension';
 import { AddProductRoute } from './add-product';
@@ -30,7 +33,16 @@ const LABELS = [
   'Description',
 ];
 
-function renderForm() {
+const CONFIG: ClientConfig = {
+  identity: { google: false },
+  payments: { provider: 'embedded', publishableKey: null },
+  fees: { percent: 5, minCents: 0 },
+  payouts: { provider: 'embedded', schedule: 'daily' },
+  images: { provider: 'embedded', uploadUrl: '/api/images' },
+};
+
+/** The form as its route loader leaves it: the configuration (the fee rule) already loaded. */
+function renderForm(fees: ClientConfig['fees'] = CONFIG.fees) {
   const calls: string[] = [];
   vi.stubGlobal(
     'fetch',
@@ -40,8 +52,10 @@ function renderForm() {
     }),
   );
   const router = createMemoryRouter([{ path: '/', Component: AddProductRoute }]);
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(clientConfigQueryOptions().queryKey, { ...CONFIG, fees });
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
@@ -181,6 +195,38 @@ describe('Add A Product reads what people type (issue 19)', () => {
     );
     expect(showFieldErrors(new ApiError(500, 'Internal Server Error'), setError, () => true)).toBe(
       false,
+    );
+  });
+});
+
+describe('what the seller receives (issue 30)', () => {
+  it('tells the amount after the fee as the price is typed, and again as it changes', async () => {
+    renderForm();
+    const price = screen.getByLabelText(/^Resale price/);
+    await userEvent.type(price, '1,200');
+    expect(screen.getByText('You receive $1,140.00 after the 5% fee')).toBeInTheDocument();
+    await userEvent.clear(price);
+    await userEvent.type(price, '$19.99');
+    // 5% of $19.99 is 99.95 cents, which rounds up to $1.00.
+    expect(screen.getByText('You receive $18.99 after the 5% fee')).toBeInTheDocument();
+    await userEvent.clear(price);
+    await userEvent.type(price, 'cheap');
+    expect(screen.queryByText(/^You receive/)).not.toBeInTheDocument();
+  });
+
+  it('names the minimum fee when it is the larger', async () => {
+    renderForm({ percent: 5, minCents: 100 });
+    await userEvent.type(screen.getByLabelText(/^Resale price/), '5');
+    expect(screen.getByText('You receive $4.00 after the $1.00 minimum fee')).toBeInTheDocument();
+  });
+
+  it('matches the shared fee rule at its edges', () => {
+    const rule = { percent: 2.75, minCents: 50 };
+    expect(feeNote(1000, rule)).toBe('You receive $9.50 after the $0.50 minimum fee');
+    expect(feeNote(30, rule)).toBe('You receive $0.00 after the $0.50 minimum fee');
+    expect(feeNote(100_000, rule)).toBe('You receive $972.50 after the 2.75% fee');
+    expect(feeNote(100_000, { percent: 0, minCents: 0 })).toBe(
+      'You receive $1,000.00 after the 0% fee',
     );
   });
 });

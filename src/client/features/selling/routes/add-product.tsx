@@ -1,12 +1,15 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { clientConfigQueryOptions } from '@client/lib/client-config';
 import { toast } from '@client/lib/toast';
 import { besideItsField } from '@shared/listing-input';
 import { TEXT } from '@shared/texts';
+import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAddProduct } from '../api/add-product';
 import { useUploadImage } from '../api/upload-image';
+import { FeeNote } from '../components/fee-note';
 import { ListingPriceGuide } from '../components/listing-price-guide';
 import { PhotoPicker, photosProblem } from '../components/photo-picker';
 import {
@@ -37,6 +40,12 @@ const EMPTY: ProductFormValues = {
   imei: '',
   photos: { items: [], refused: false },
   description: '',
+};
+
+/** The fee rule, for what the seller receives of the price they type (issue 30). */
+export const addProductLoader = (queryClient: QueryClient) => async () => {
+  await queryClient.ensureQueryData(clientConfigQueryOptions());
+  return null;
 };
 
 /**
@@ -104,6 +113,7 @@ export function AddProductRoute() {
           submitLabel={TEXT.dashboard.addProduct}
           busy={isSubmitting}
           priceGuide={<ListingPriceGuide form={form} />}
+          priceNote={<FeeNote form={form} />}
           photos={
             <PhotoPicker
               id={fieldId('photos')}

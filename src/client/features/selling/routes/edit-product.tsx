@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { clientConfigQueryOptions } from '@client/lib/client-config';
 import { toast } from '@client/lib/toast';
 import type { OwnProduct } from '@shared/entities';
 import { can } from '@shared/order-process';
@@ -8,6 +9,7 @@ import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { data, Link, type LoaderFunctionArgs, useNavigate, useParams } from 'react-router';
 import { useUpdateProduct } from '../api/manage-product';
 import { myProductQueryOptions } from '../api/product-photos';
+import { FeeNote } from '../components/fee-note';
 import { ListingPriceGuide } from '../components/listing-price-guide';
 import {
   listingFields,
@@ -27,10 +29,14 @@ export const editProductLoader =
     const user = await session.currentUser();
     // Signed out: the dashboard's own loader sends the visitor to sign in.
     if (!user) return null;
-    const product = await queryClient.ensureQueryData({
-      ...myProductQueryOptions(user.email, params.id ?? ''),
-      revalidateIfStale: true,
-    });
+    const [product] = await Promise.all([
+      queryClient.ensureQueryData({
+        ...myProductQueryOptions(user.email, params.id ?? ''),
+        revalidateIfStale: true,
+      }),
+      // The fee rule, for what the seller receives of the price (issue 30).
+      queryClient.ensureQueryData(clientConfigQueryOptions()),
+    ]);
     if (!product) throw data(null, { status: 404 });
     return null;
   };
@@ -114,6 +120,7 @@ function EditForm({ product }: { product: OwnProduct }) {
         submitLabel={SELLING_TEXT.saveChanges}
         busy={isSubmitting}
         priceGuide={<ListingPriceGuide form={form} />}
+        priceNote={<FeeNote form={form} />}
         photos={
           <div className="fieldset">
             <span className="fieldset-legend">{SELLING_TEXT.photosLabel}</span>
