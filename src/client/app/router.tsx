@@ -196,6 +196,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               seller,
             ),
             lazyPage(
+              'payouts',
+              async () => {
+                const m = await import('@client/features/payouts/routes/payouts');
+                return { Component: m.PayoutsRoute, loader: m.payoutsLoader(queryClient) };
+              },
+              seller,
+            ),
+            lazyPage(
               'allseller',
               async () => {
                 const m = await import('@client/features/admin/routes/all-sellers');
@@ -235,6 +243,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               async () => {
                 const m = await import('@client/features/messages/routes/reported');
                 return { Component: m.ReportedRoute, loader: m.reportedLoader(queryClient) };
+              },
+              admin,
+            ),
+            lazyPage(
+              'finance',
+              async () => {
+                const m = await import('@client/features/admin/routes/finance');
+                return { Component: m.FinanceRoute, loader: m.financeLoader(queryClient) };
               },
               admin,
             ),

@@ -27,6 +27,7 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
     { to: '/dashboard/addaproduct', label: TEXT.dashboard.addProduct },
     { to: '/dashboard/myproducts', label: TEXT.dashboard.myProducts },
     { to: '/dashboard/mysales', label: 'My Sales' },
+    { to: '/dashboard/payouts', label: 'Payouts' },
     { to: '/dashboard/messages', label: 'Messages' },
   ],
   admin: [
@@ -36,6 +37,7 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
     { to: '/dashboard/blocked-imeis', label: 'Blocked IMEIs' },
     { to: '/dashboard/disputes', label: 'Disputes' },
     { to: '/dashboard/reported', label: 'Reported messages' },
+    { to: '/dashboard/finance', label: 'Finance' },
   ],
 };
 
