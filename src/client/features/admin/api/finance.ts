@@ -1,0 +1,36 @@
+import { call } from '@client/lib/api-client';
+import { queryOptions } from '@tanstack/react-query';
+
+/** The periods the Finance page offers, in days; 30 unless the address says otherwise. */
+export const FINANCE_PERIODS = [7, 30, 90] as const;
+export type FinancePeriod = (typeof FINANCE_PERIODS)[number];
+
+/** The period of `?days=`, or 30 for anything else. */
+export function periodOf(search: URLSearchParams): FinancePeriod {
+  const days = Number(search.get('days'));
+  return FINANCE_PERIODS.find((p) => p === days) ?? 30;
+}
+
+/** The marketplace's money by day over the last `days`, and where it is now (admin). */
+export const financeQueryOptions = (days: FinancePeriod) =>
+  queryOptions({
+    queryKey: ['finance', days],
+    queryFn: () => call('finance', { query: { days } }),
+  });
+
+/**
+ * The same days as a CSV file, saved by the browser. The call needs the bearer token, which a
+ * plain link cannot send: the answer is fetched, then handed to the browser as a file.
+ */
+export async function downloadFinanceCsv(days: FinancePeriod): Promise<void> {
+  const csv = await call('financeCsv', { query: { days } });
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `finance-last-${days}-days.csv`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // After the click has started the download; revoking at once can cancel it in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}
