@@ -3,7 +3,7 @@
  * feature so that no public page's first load carries them.
  */
 import type { Sale } from '@shared/entities';
-import type { MoneyState, OrderStage } from '@shared/order-process';
+import type { MoneyState, OrderStage, SellerMoneyState } from '@shared/order-process';
 
 type Side = Sale['side'];
 
@@ -133,6 +133,22 @@ export const SALE_TEXT = {
   refunded: 'The buyer is refunded.',
   closed: 'The problem is closed.',
   decided: { refunded: 'Refunded', closed: 'Closed' },
+
+  /** Issue 30: the marketplace's fee, the seller's share, and where that share is. */
+  fee: 'Fee',
+  youReceive: 'You receive',
+  sellerReceives: 'The seller receives',
+  expected: 'expected',
+  sellerMoneyLabel: "Seller's money",
+  yourMoney: 'Your money',
+  sellerMoney: {
+    pending: 'Pending',
+    frozen: 'Frozen (reported)',
+    available: 'Available',
+    sending: 'On its way',
+    paid: 'Paid out',
+    refunded: 'Refunded',
+  } satisfies Record<SellerMoneyState, string>,
 
   noSales: 'Nobody has booked one of your phones yet. Bookings and sales show here.',
   noDisputes: 'No problems reported.',

@@ -34,8 +34,11 @@ export const disputesQueryOptions = (viewer: string) =>
     getNextPageParam: (last) => last.next,
   });
 
-/** What any change of a sale refreshes: the sale's views and the buyer's orders. */
-const SALE_VIEWS = [queryRoots.sales, queryRoots.orders];
+/**
+ * What any change of a sale refreshes: the sale's views, the buyer's orders, and the seller's
+ * money (a handover makes it pending, a decision frees or refunds it).
+ */
+const SALE_VIEWS = [queryRoots.sales, queryRoots.orders, queryRoots.payouts];
 
 type Config<K extends Parameters<typeof call>[0], V> = MutationConfig<Answer<K>, V>;
 

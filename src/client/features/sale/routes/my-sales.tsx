@@ -6,10 +6,13 @@ import { RatingSummary } from '@client/components/ui/rating-summary';
 import { ShowMore } from '@client/components/ui/show-more';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { clientConfigQueryOptions, useFeeRule } from '@client/lib/client-config';
 import { toastError } from '@client/lib/feedback';
+import { formatMoney } from '@client/lib/format';
 import { toast } from '@client/lib/toast';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import type { Sale } from '@shared/entities';
+import type { FeeRule } from '@shared/fees';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -18,6 +21,7 @@ import { mySalesQueryOptions, useCancelSale } from '../api/sales';
 import { HandoverForm } from '../components/handover-form';
 import { PhoneNumber } from '../components/party-details';
 import { RatingForm } from '../components/rating-form';
+import { saleMoney } from '../sale-money';
 import { SALE_TEXT } from '../texts';
 
 const COLUMN = {
@@ -27,6 +31,9 @@ const COLUMN = {
   meetingPoint: SALE_TEXT.meetingPoint,
   number: "Buyer's number",
   stage: SALE_TEXT.stageLabel,
+  price: SALE_TEXT.price,
+  fee: SALE_TEXT.fee,
+  net: SALE_TEXT.youReceive,
   action: 'Action',
 } as const;
 const SALE_COLUMNS = Object.values(COLUMN);
@@ -34,9 +41,50 @@ const SALE_COLUMNS = Object.values(COLUMN);
 export const mySalesLoader = (queryClient: QueryClient) => async () => {
   const user = await session.currentUser();
   // Signed out: the dashboard's own loader sends the visitor to sign in.
-  if (user) await queryClient.ensureInfiniteQueryData(mySalesQueryOptions(user.email));
+  if (user)
+    await Promise.all([
+      queryClient.ensureInfiniteQueryData(mySalesQueryOptions(user.email)),
+      // The fee rule, for the fee a sale not handed over yet is expected to pay (issue 30).
+      queryClient.ensureQueryData(clientConfigQueryOptions()),
+    ]);
   return null;
 };
+
+/** A sale's fee, its net with where that money is, or the expected ones before the handover. */
+function MoneyCells({ sale, rule }: { sale: Sale; rule: FeeRule | undefined }) {
+  const money = saleMoney(sale, rule);
+  const expected = money?.expected && (
+    <span className="text-sm opacity-80"> ({SALE_TEXT.expected})</span>
+  );
+  return (
+    <>
+      <td {...cell(COLUMN.price)}>{formatMoney(sale.price)}</td>
+      <td {...cell(COLUMN.fee)}>
+        {money ? (
+          <span>
+            {formatMoney(money.fee)}
+            {expected}
+          </span>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td {...cell(COLUMN.net)}>
+        {money ? (
+          <span>
+            <span className="font-semibold">{formatMoney(money.net)}</span>
+            {expected}
+            {sale.sellerMoney && (
+              <span className="block text-sm">{SALE_TEXT.sellerMoney[sale.sellerMoney]}</span>
+            )}
+          </span>
+        ) : (
+          '—'
+        )}
+      </td>
+    </>
+  );
+}
 
 /** The sale a dialog is open for, and which dialog. */
 type Open = { sale: Sale; dialog: 'handover' | 'rate' } | null;
@@ -50,6 +98,7 @@ export function MySalesRoute() {
   const { user } = useAuth();
   const query = useSuspenseInfiniteQuery(mySalesQueryOptions(user?.email ?? ''));
   const sales = query.data.pages.flatMap((p) => p.data);
+  const rule = useFeeRule();
   const [open, setOpen] = useState<Open>(null);
   const close = () => setOpen(null);
   const cancel = useConfirmedAction(
@@ -94,6 +143,7 @@ export function MySalesRoute() {
               <td {...cell(COLUMN.stage)}>
                 {s.soldElsewhere ? SALE_TEXT.soldElsewhereShort : SALE_TEXT.stage[s.stage]}
               </td>
+              <MoneyCells sale={s} rule={rule} />
               <td {...cell(COLUMN.action, 'action')}>
                 <SaleButtons
                   sale={s}

@@ -1,3 +1,4 @@
+import { clientConfigQueryOptions } from '@client/lib/client-config';
 import type { Sale } from '@shared/entities';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
@@ -68,9 +69,20 @@ const BASE: Sale = {
   sellerMoney: null,
 };
 
-function renderSale(sale: Sale) {
+/** The fee rule (issue 30) as the configuration gives it, for the pages that load it. */
+const FEES = { percent: 5, minCents: 0 };
+
+function renderSale(sale: Sale, fees?: typeof FEES) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   queryClient.setQueryData(saleQueryOptions(VIEWER, ID).queryKey, sale);
+  if (fees)
+    queryClient.setQueryData(clientConfigQueryOptions().queryKey, {
+      identity: { google: false },
+      payments: { provider: 'embedded', publishableKey: null },
+      fees,
+      payouts: { provider: 'embedded', schedule: 'daily' },
+      images: { provider: 'embedded', uploadUrl: '/api/images' },
+    });
   const router = createMemoryRouter(
     [
       { path: '/dashboard/orders/:id', Component: SaleRoute },
@@ -237,6 +249,42 @@ describe('the order page, for its seller', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Confirm handover' }));
     expect(await screen.findByText('code: not right; 4 tries left')).toBeInTheDocument();
     expect(code).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe("the seller's share (issue 30)", () => {
+  const row = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling;
+
+  it('shows the expected fee and share before the handover, by the fee rule', () => {
+    renderSale({ ...BASE, side: 'seller', actions: ['handover'], handoverCode: null }, FEES);
+    // 5% of $829.50 is $41.475, which rounds half up to $41.48.
+    expect(row('Fee')).toHaveTextContent('$41.48 (expected)');
+    expect(row('You receive')).toHaveTextContent('$788.02 (expected)');
+  });
+
+  it("shows the sale's own fee and share after it, and where the money is", () => {
+    renderSale(
+      {
+        ...BASE,
+        side: 'seller',
+        stage: 'completed',
+        actions: [],
+        handoverCode: null,
+        money: 'captured',
+        fee: 41.48,
+        net: 788.02,
+        sellerMoney: 'frozen',
+      },
+      { percent: 10, minCents: 0 },
+    );
+    expect(row('Fee')).toHaveTextContent(/^\$41\.48$/);
+    expect(row('You receive')).toHaveTextContent(/^\$788\.02$/);
+    expect(row('Your money')).toHaveTextContent('Frozen (reported)');
+  });
+
+  it('shows the buyer no fee', () => {
+    renderSale(BASE, FEES);
+    expect(screen.queryByText('Fee', { selector: 'dt' })).not.toBeInTheDocument();
   });
 });
 

@@ -4,11 +4,13 @@ import { Modal } from '@client/components/ui/modal';
 import { ApiError } from '@client/lib/api-client';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { clientConfigQueryOptions, useFeeRule } from '@client/lib/client-config';
 import { deleteFeedback, toastError } from '@client/lib/feedback';
-import { formatDateTime, formatDollars } from '@client/lib/format';
+import { formatDateTime, formatDollars, formatMoney } from '@client/lib/format';
 import { toast } from '@client/lib/toast';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import type { Sale } from '@shared/entities';
+import type { FeeRule } from '@shared/fees';
 import { srcSetOf } from '@shared/images';
 import { REPORT_WINDOW_DAYS } from '@shared/order-process';
 import { TEXT } from '@shared/texts';
@@ -27,6 +29,7 @@ import { PartyDetails } from '../components/party-details';
 import { RatingForm } from '../components/rating-form';
 import { ReportForm } from '../components/report-form';
 import { StageTimeline } from '../components/stage-timeline';
+import { saleMoney } from '../sale-money';
 import { SALE_TEXT } from '../texts';
 
 /**
@@ -40,6 +43,8 @@ export const saleLoader =
     const user = await session.currentUser();
     // Signed out: the dashboard's own loader sends the visitor to sign in.
     if (!user) return null;
+    // The fee rule, for the fee a sale not handed over yet is expected to pay (issue 30).
+    void queryClient.prefetchQuery(clientConfigQueryOptions());
     try {
       await queryClient.ensureQueryData({
         ...saleQueryOptions(user.email, params.id ?? ''),
@@ -62,7 +67,32 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** The fee and the seller's share (issue 30), to the seller and an admin; expected before the handover. */
+function SellerShare({ sale, rule }: { sale: Sale; rule: FeeRule | undefined }) {
+  const money = saleMoney(sale, rule);
+  if (!money) return null;
+  const expected = money.expected && ` (${SALE_TEXT.expected})`;
+  return (
+    <>
+      <Row label={SALE_TEXT.fee}>
+        {formatMoney(money.fee)}
+        {expected}
+      </Row>
+      <Row label={sale.side === 'seller' ? SALE_TEXT.youReceive : SALE_TEXT.sellerReceives}>
+        {formatMoney(money.net)}
+        {expected}
+      </Row>
+      {sale.sellerMoney && (
+        <Row label={sale.side === 'seller' ? SALE_TEXT.yourMoney : SALE_TEXT.sellerMoneyLabel}>
+          {SALE_TEXT.sellerMoney[sale.sellerMoney]}
+        </Row>
+      )}
+    </>
+  );
+}
+
 function Summary({ sale }: { sale: Sale }) {
+  const rule = useFeeRule();
   return (
     <section aria-labelledby="details-heading" className="space-y-3">
       <h2 id="details-heading" className="text-xl font-semibold">
@@ -85,6 +115,7 @@ function Summary({ sale }: { sale: Sale }) {
             </Link>
           </Row>
           <Row label={SALE_TEXT.price}>{formatDollars(sale.price)}</Row>
+          <SellerShare sale={sale} rule={rule} />
           <Row label={SALE_TEXT.stageLabel}>{SALE_TEXT.stage[sale.stage]}</Row>
           <Row label={SALE_TEXT.moneyLabel}>
             {sale.money ? SALE_TEXT.money[sale.money] : SALE_TEXT.notPaid}
