@@ -18,6 +18,8 @@ type BarChartProps = {
   summary: string;
   bars: readonly ChartBar[];
   format: (value: number) => string;
+  /** The scale's figures (round numbers: whole dollars read better); `format` by default. */
+  axisFormat?: (value: number) => string;
   /** The names of the value and of the part, for the legend and the tooltips. */
   valueName: string;
   partName?: string;
@@ -33,26 +35,34 @@ export function scaleTop(max: number): number {
   return ([1, 2, 5, 10].find((step) => step * power >= max) ?? 10) * power;
 }
 
-/** Every `step`-th label shows: about six on a phone, twelve from the small breakpoint up. */
+/** Every `step`-th label shows: about six in a narrow chart, twelve in a wide one. */
 const stepFor = (count: number, labels: number) => Math.max(1, Math.ceil(count / labels));
 
-export function BarChart({ summary, bars, format, valueName, partName }: BarChartProps) {
+export function BarChart({
+  summary,
+  bars,
+  format,
+  axisFormat = format,
+  valueName,
+  partName,
+}: BarChartProps) {
   const top = scaleTop(Math.max(0, ...bars.map((b) => b.value)));
   const heightOf = (value: number) => (Math.max(0, value) / top) * HEIGHT;
-  const phoneStep = stepFor(bars.length, 6);
+  const narrowStep = stepFor(bars.length, 6);
   const wideStep = stepFor(bars.length, 12);
   const width = bars.length * BAR_WIDTH;
 
   return (
-    <figure className="space-y-2">
+    // A container: how many labels fit depends on the chart's own width, not the screen's.
+    <figure className="@container space-y-2">
       <div className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 gap-y-1">
         <div
           aria-hidden="true"
           className="flex h-40 shrink-0 flex-col justify-between text-right text-xs opacity-80"
         >
-          <span>{format(top)}</span>
-          <span>{format(top / 2)}</span>
-          <span>{format(0)}</span>
+          <span>{axisFormat(top)}</span>
+          <span>{axisFormat(top / 2)}</span>
+          <span>{axisFormat(0)}</span>
         </div>
         <svg
           role="img"
@@ -118,9 +128,9 @@ export function BarChart({ summary, bars, format, valueName, partName }: BarChar
           {bars.map((bar, i) => (
             <span
               key={bar.label}
-              className={`whitespace-nowrap ${i % phoneStep === 0 ? '' : 'max-sm:invisible'} ${
-                i % wideStep === 0 ? '' : 'sm:invisible'
-              }`}
+              className={`flex justify-center whitespace-nowrap ${
+                i % narrowStep === 0 ? '' : 'invisible'
+              } ${i % wideStep === 0 ? '@2xl:visible' : ''}`}
             >
               {bar.label}
             </span>

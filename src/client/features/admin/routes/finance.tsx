@@ -1,8 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { BarChart } from '@client/components/ui/bar-chart';
-import { cell, DataTable } from '@client/components/ui/data-table';
 import { toastError } from '@client/lib/feedback';
-import { formatCount, formatDate, formatMoney } from '@client/lib/format';
+import { formatCount, formatDate, formatDollars, formatMoney } from '@client/lib/format';
 import type { Finance } from '@shared/entities';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -69,7 +68,7 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: s
   return (
     <div className="rounded-box bg-base-200 p-4">
       <dt className="text-sm font-semibold">{label}</dt>
-      <dd className="text-2xl font-bold tabular-nums">{value}</dd>
+      <dd className="text-xl font-bold tabular-nums sm:text-2xl">{value}</dd>
       {hint && <dd className="mt-1 text-sm opacity-80">{hint}</dd>}
     </div>
   );
@@ -82,7 +81,7 @@ function NowFigures({ now }: { now: Finance['now'] }) {
       <h2 id="now-heading" className="text-xl font-semibold">
         {T.now}
       </h2>
-      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 xl:grid-cols-4">
         <Figure label={T.held} value={formatMoney(now.held)} hint={T.heldHint} />
         <Figure label={T.pending} value={formatMoney(now.pending)} hint={T.pendingHint} />
         <Figure label={T.frozen} value={formatMoney(now.frozen)} hint={T.frozenHint} />
@@ -190,24 +189,60 @@ function Period({ finance, days }: { finance: Finance; days: FinancePeriod }) {
         )}
         bars={finance.days.map((d) => ({ label: shortDay(d.day), value: d.volume, part: d.fees }))}
         format={formatMoney}
+        axisFormat={formatDollars}
         valueName={T.volume}
         partName={T.fees}
       />
-      <h3 className="text-lg font-semibold">{T.byDay}</h3>
-      <DataTable columns={Object.values(COLUMN)}>
-        {[...finance.days].reverse().map((d) => (
-          <tr key={d.day}>
-            <td {...cell(COLUMN.day, 'title')}>{dayText(d.day)}</td>
-            <td {...cell(COLUMN.sales)}>{formatCount(d.sales)}</td>
-            <td {...cell(COLUMN.volume)}>{formatMoney(d.volume)}</td>
-            <td {...cell(COLUMN.fees)}>{formatMoney(d.fees)}</td>
-            <td {...cell(COLUMN.refunds)}>{formatMoney(d.refunds)}</td>
-            <td {...cell(COLUMN.paidOut)}>{formatMoney(d.paidOut)}</td>
-            <td {...cell(COLUMN.failed)}>{formatCount(d.failedPayouts)}</td>
-          </tr>
-        ))}
-      </DataTable>
+      <DayTable days={finance.days} />
     </section>
+  );
+}
+
+/**
+ * The days newest first, every figure in a column: a compact table that scrolls sideways on a
+ * phone (as a focusable region, so it scrolls from the keyboard too) rather than 90 cards.
+ */
+function DayTable({ days }: { days: Finance['days'] }) {
+  const money = 'text-right tabular-nums';
+  return (
+    <div className="space-y-2">
+      <h3 id="by-day-heading" className="text-lg font-semibold">
+        {FINANCE_TEXT.byDay}
+      </h3>
+      <section
+        aria-labelledby="by-day-heading"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways takes focus, so the keyboard can scroll it
+        tabIndex={0}
+        className="overflow-x-auto rounded-box ring-1 ring-base-300"
+      >
+        <table className="table-xs sm:table-sm table whitespace-nowrap">
+          <thead className="text-base-content/80">
+            <tr>
+              {Object.values(COLUMN).map((c, i) => (
+                <th key={c} scope="col" className={i > 0 ? 'text-right' : ''}>
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {[...days].reverse().map((d) => (
+              <tr key={d.day}>
+                <th scope="row" className="font-normal">
+                  {dayText(d.day)}
+                </th>
+                <td className={money}>{formatCount(d.sales)}</td>
+                <td className={money}>{formatMoney(d.volume)}</td>
+                <td className={money}>{formatMoney(d.fees)}</td>
+                <td className={money}>{formatMoney(d.refunds)}</td>
+                <td className={money}>{formatMoney(d.paidOut)}</td>
+                <td className={money}>{formatCount(d.failedPayouts)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </div>
   );
 }
 

@@ -3,7 +3,7 @@ import { BarChart } from '@client/components/ui/bar-chart';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
-import { formatDate, formatDateTime, formatMoney } from '@client/lib/format';
+import { formatDate, formatDateTime, formatDollars, formatMoney } from '@client/lib/format';
 import type { Payout, PayoutAccount, PayoutSummary } from '@shared/entities';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -30,7 +30,9 @@ function Figure({ label, amount, hint }: { label: string; amount: number; hint: 
   return (
     <div className="rounded-box bg-base-200 p-4">
       <dt className="text-sm font-semibold">{label}</dt>
-      <dd className={`text-2xl font-bold tabular-nums ${amount < 0 ? 'text-error' : ''}`}>
+      <dd
+        className={`text-xl font-bold tabular-nums sm:text-2xl ${amount < 0 ? 'text-error' : ''}`}
+      >
         {formatMoney(amount)}
       </dd>
       <dd className="mt-1 text-sm opacity-80">{hint}</dd>
@@ -44,7 +46,7 @@ function Balances({ summary }: { summary: PayoutSummary }) {
       <h2 id="balances-heading" className="text-xl font-semibold">
         {PAYOUTS_TEXT.balances}
       </h2>
-      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3">
+      <dl className="grid grid-cols-2 gap-3 xl:grid-cols-3">
         <Figure
           label={PAYOUTS_TEXT.pending}
           amount={summary.pending}
@@ -190,6 +192,7 @@ function WeeklyEarnings({ weeks }: { weeks: PayoutSummary['weeks'] }) {
         summary={summary}
         bars={weeks.map((w) => ({ label: weekLabel(w.weekStart), value: w.net }))}
         format={formatMoney}
+        axisFormat={formatDollars}
         valueName={PAYOUTS_TEXT.earned}
       />
       <details>
