@@ -200,7 +200,7 @@ function WeeklyEarnings({ weeks }: { weeks: PayoutSummary['weeks'] }) {
           {PAYOUTS_TEXT.chartFigures}
         </summary>
         <table className="table-sm table mt-2 w-auto">
-          <thead>
+          <thead className="text-base-content/80">
             <tr>
               <th scope="col">{PAYOUTS_TEXT.week}</th>
               <th scope="col" className="text-right">
