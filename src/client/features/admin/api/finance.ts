@@ -22,12 +22,16 @@ export const financeQueryOptions = (days: FinancePeriod) =>
  * The same days as a CSV file, saved by the browser. The call needs the bearer token, which a
  * plain link cannot send: the answer is fetched, then handed to the browser as a file.
  */
-export async function downloadFinanceCsv(days: FinancePeriod): Promise<void> {
+export async function downloadFinanceCsv(
+  days: FinancePeriod,
+  period: { from: string; to: string },
+): Promise<void> {
   const csv = await call('financeCsv', { query: { days } });
   const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = `finance-last-${days}-days.csv`;
+  // The name the server gives it (its content-disposition), which a fetched file does not keep.
+  link.download = `finance-${period.from}-to-${period.to}.csv`;
   document.body.append(link);
   link.click();
   link.remove();

@@ -113,7 +113,7 @@ describe('the Finance page', () => {
     expect(text).toBe(csv);
     const link = click.mock.contexts[0] as HTMLAnchorElement;
     expect(link.href).toBe('blob:finance');
-    expect(link.download).toBe('finance-last-30-days.csv');
+    expect(link.download).toBe('finance-2026-10-28-to-2026-11-26.csv');
     localStorage.removeItem('accessToken');
     Object.assign(URL, { createObjectURL: undefined, revokeObjectURL: undefined });
   });

@@ -144,7 +144,7 @@ function Period({ finance, days }: { finance: Finance; days: FinancePeriod }) {
   const download = async () => {
     setDownloading(true);
     try {
-      await downloadFinanceCsv(days);
+      await downloadFinanceCsv(days, finance);
     } catch (error) {
       toastError(error, T.downloadFailed);
     } finally {
