@@ -397,6 +397,42 @@ test("a seller: the rating dialog and a sale's page", async ({ page, baseURL }) 
   expect(axe.found).toEqual([]);
 });
 
+test('a seller: Payouts, its figures by week and the payout account form with its messages', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const { seller } = await threeSales(baseURL as string, 'AxePayout');
+  const axe = findings();
+  await signIn(page, seller.email, API_PASSWORD);
+  await eachSize(page, async (size) => {
+    await open(page, '/dashboard/payouts', 'Payouts');
+    await expect(page.getByRole('img', { name: /^Earnings by week/ })).toBeVisible();
+    await page.getByText('The figures by week').click();
+    await expect(page.getByRole('columnheader', { name: 'Week of' })).toBeVisible();
+    await axe.scan(page, `Payouts (${size})`);
+    await page.getByRole('button', { name: 'Save payout account' }).click();
+    await expect(page.getByText('Enter your password.')).toBeVisible();
+    await axe.scan(page, `payout account form with its messages (${size})`);
+  });
+  expect(axe.found).toEqual([]);
+});
+
+test('the admin: Finance, over 7 and 90 days', async ({ page }) => {
+  test.setTimeout(120_000);
+  const axe = findings();
+  await signIn(page, FIXTURE.admin.email, FIXTURE.password);
+  await eachSize(page, async (size) => {
+    await open(page, '/dashboard/finance', 'Finance');
+    await expect(page.getByRole('img', { name: /^Sales volume and fees by day/ })).toBeVisible();
+    await axe.scan(page, `Finance (${size})`);
+    await open(page, '/dashboard/finance?days=90', 'Finance');
+    await expect(page.getByRole('heading', { name: 'The last 90 days' })).toBeVisible();
+    await axe.scan(page, `Finance, 90 days (${size})`);
+  });
+  expect(axe.found).toEqual([]);
+});
+
 test('the admin: Disputes, a disputed sale and the refund dialog', async ({ page, baseURL }) => {
   test.setTimeout(90_000);
   const model = `Oppo Axe Dispute ${Date.now().toString(36)}`;
