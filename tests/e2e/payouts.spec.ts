@@ -174,15 +174,14 @@ for (const [name, size] of Object.entries(SIZES)) {
 
     await sellerPage.goto('/dashboard/mysales');
     const row = sellerPage.getByRole('row').filter({ hasText: model });
-    await expect(row).toContainText('$12.50 (expected)');
-    await expect(row).toContainText('$237.50 (expected)');
+    await expect(row).toContainText('Net $237.50 (expected)$250.00 less $12.50 fee');
     await row.getByRole('button', { name: `Confirm handover ${model}` }).click();
     const handover = sellerPage.getByRole('dialog', { name: `Confirm the handover of ${model}` });
     await handover.getByLabel('Handover code from the buyer').fill(code);
     await handover.getByRole('button', { name: 'Confirm handover' }).click();
     await expect(handover).toBeHidden();
     await expect(row).toContainText('Handed over');
-    await expect(row).toContainText('Pending');
+    await expect(row).toContainText('Your money: Pending');
     await expect(row).not.toContainText('expected');
 
     await sellerPage.goto('/dashboard/payouts');

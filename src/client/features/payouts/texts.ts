@@ -81,7 +81,7 @@ export const PAYOUTS_TEXT = {
     failed: 'Failed',
   } satisfies Record<PayoutStatus, string>,
   failedBecause: (reason: string) =>
-    `The bank refused it: ${reason}. The money is back in your balance.`,
+    `Not paid: ${reason.replace(/\.?$/, '.')} The money is back in your balance.`,
   arrived: (when: string) => `Arrived ${when}`,
   salesIn: 'Sales in this payout',
 } as const;

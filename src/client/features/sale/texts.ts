@@ -137,8 +137,11 @@ export const SALE_TEXT = {
   /** Issue 30: the marketplace's fee, the seller's share, and where that share is. */
   fee: 'Fee',
   youReceive: 'You receive',
+  netOf: (amount: string) => `Net ${amount}`,
+  yourMoneyIs: (state: SellerMoneyState) => `Your money: ${SALE_TEXT.sellerMoney[state]}`,
   sellerReceives: 'The seller receives',
   expected: 'expected',
+  priceLessFee: (price: string, fee: string) => `${price} less ${fee} fee`,
   sellerMoneyLabel: "Seller's money",
   yourMoney: 'Your money',
   sellerMoney: {

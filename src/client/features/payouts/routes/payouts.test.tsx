@@ -122,9 +122,7 @@ describe('the Payouts page', () => {
   it('shows a failed payout with the reason the bank gave', () => {
     renderPayouts(SUMMARY);
     expect(
-      screen.getByText(
-        'The bank refused it: insufficient funds. The money is back in your balance.',
-      ),
+      screen.getByText('Not paid: insufficient funds. The money is back in your balance.'),
     ).toBeInTheDocument();
     expect(screen.getByText('Failed')).toBeInTheDocument();
   });

@@ -105,14 +105,14 @@ describe('My Sales, the money of each sale (issue 30)', () => {
       }),
       sale(3, 'Pixel Cancelled', { stage: 'cancelled', actions: [], money: 'released' }),
     ]);
-    expect(cellOf('Pixel Waiting', 'Price')).toHaveTextContent('$1,200.00');
-    expect(cellOf('Pixel Waiting', 'Fee')).toHaveTextContent('$60.00 (expected)');
-    expect(cellOf('Pixel Waiting', 'You receive')).toHaveTextContent('$1,140.00 (expected)');
-
-    expect(cellOf('Pixel Done', 'Fee')).toHaveTextContent(/^\$12\.50$/);
-    expect(cellOf('Pixel Done', 'You receive')).toHaveTextContent('$237.50Paid out');
-
-    expect(cellOf('Pixel Cancelled', 'Fee')).toHaveTextContent('—');
+    expect(cellOf('Pixel Waiting', 'Stage')).toHaveTextContent(
+      'Paid, waiting for the handoverNet $1,140.00 (expected)$1,200.00 less $60.00 fee',
+    );
+    expect(cellOf('Pixel Done', 'Stage')).toHaveTextContent(
+      /^Handed overNet \$237\.50\$250\.00 less \$12\.50 feeYour money: Paid out$/,
+    );
+    // A sale that ended before a handover pays no fee.
+    expect(cellOf('Pixel Cancelled', 'Stage')).toHaveTextContent(/^Cancelled$/);
   });
 
   it('names where the money is: pending, frozen, available, on its way, refunded', () => {
@@ -130,7 +130,7 @@ describe('My Sales, the money of each sale (issue 30)', () => {
     );
     const names = ['Pending', 'Frozen (reported)', 'Available', 'On its way', 'Refunded'];
     states.forEach((state, i) => {
-      expect(cellOf(`Phone ${state}`, 'You receive')).toHaveTextContent(names[i] as string);
+      expect(cellOf(`Phone ${state}`, 'Stage')).toHaveTextContent(`Your money: ${names[i]}`);
     });
   });
 });

@@ -31,9 +31,6 @@ const COLUMN = {
   meetingPoint: SALE_TEXT.meetingPoint,
   number: "Buyer's number",
   stage: SALE_TEXT.stageLabel,
-  price: SALE_TEXT.price,
-  fee: SALE_TEXT.fee,
-  net: SALE_TEXT.youReceive,
   action: 'Action',
 } as const;
 const SALE_COLUMNS = Object.values(COLUMN);
@@ -50,39 +47,26 @@ export const mySalesLoader = (queryClient: QueryClient) => async () => {
   return null;
 };
 
-/** A sale's fee, its net with where that money is, or the expected ones before the handover. */
-function MoneyCells({ sale, rule }: { sale: Sale; rule: FeeRule | undefined }) {
+/**
+ * Under the stage, what the seller receives of the sale, its price and fee, and where that money
+ * is; before the handover the expected ones, by the fee rule. In the stage's cell, not a column
+ * of its own: the table's headings do not wrap, and one more pushed the buttons out of a
+ * laptop's view.
+ */
+function SaleMoney({ sale, rule }: { sale: Sale; rule: FeeRule | undefined }) {
   const money = saleMoney(sale, rule);
-  const expected = money?.expected && (
-    <span className="text-sm opacity-80"> ({SALE_TEXT.expected})</span>
-  );
+  if (!money) return null;
   return (
-    <>
-      <td {...cell(COLUMN.price)}>{formatMoney(sale.price)}</td>
-      <td {...cell(COLUMN.fee)}>
-        {money ? (
-          <span>
-            {formatMoney(money.fee)}
-            {expected}
-          </span>
-        ) : (
-          '—'
-        )}
-      </td>
-      <td {...cell(COLUMN.net)}>
-        {money ? (
-          <span>
-            <span className="font-semibold">{formatMoney(money.net)}</span>
-            {expected}
-            {sale.sellerMoney && (
-              <span className="block text-sm">{SALE_TEXT.sellerMoney[sale.sellerMoney]}</span>
-            )}
-          </span>
-        ) : (
-          '—'
-        )}
-      </td>
-    </>
+    <span className="mt-1 block text-sm">
+      <span className="block">
+        <span className="font-semibold">{SALE_TEXT.netOf(formatMoney(money.net))}</span>
+        {money.expected && ` (${SALE_TEXT.expected})`}
+      </span>
+      <span className="block">
+        {SALE_TEXT.priceLessFee(formatMoney(sale.price), formatMoney(money.fee))}
+      </span>
+      {sale.sellerMoney && <span className="block">{SALE_TEXT.yourMoneyIs(sale.sellerMoney)}</span>}
+    </span>
   );
 }
 
@@ -142,8 +126,8 @@ export function MySalesRoute() {
               </td>
               <td {...cell(COLUMN.stage)}>
                 {s.soldElsewhere ? SALE_TEXT.soldElsewhereShort : SALE_TEXT.stage[s.stage]}
+                <SaleMoney sale={s} rule={rule} />
               </td>
-              <MoneyCells sale={s} rule={rule} />
               <td {...cell(COLUMN.action, 'action')}>
                 <SaleButtons
                   sale={s}
