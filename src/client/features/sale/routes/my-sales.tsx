@@ -125,8 +125,11 @@ export function MySalesRoute() {
                 {s.buyer.number ? <PhoneNumber number={s.buyer.number} /> : SALE_TEXT.afterPayment}
               </td>
               <td {...cell(COLUMN.stage)}>
-                {s.soldElsewhere ? SALE_TEXT.soldElsewhereShort : SALE_TEXT.stage[s.stage]}
-                <SaleMoney sale={s} rule={rule} />
+                {/* One child: on a phone the cell is a grid of its label and its value. */}
+                <span>
+                  {s.soldElsewhere ? SALE_TEXT.soldElsewhereShort : SALE_TEXT.stage[s.stage]}
+                  <SaleMoney sale={s} rule={rule} />
+                </span>
               </td>
               <td {...cell(COLUMN.action, 'action')}>
                 <SaleButtons
