@@ -16,6 +16,19 @@ export type StripeSettings = {
   apiUrl: string;
 };
 
+/** Stripe's SDK on `apiUrl`, retrying a lost answer twice (with the call's idempotency key). */
+export function stripeClientOf(settings: Pick<StripeSettings, 'secretKey' | 'apiUrl'>): Stripe {
+  const url = new URL(settings.apiUrl);
+  return new Stripe(settings.secretKey, {
+    host: url.hostname,
+    port: url.port || (url.protocol === 'http:' ? 80 : 443),
+    protocol: url.protocol === 'http:' ? 'http' : 'https',
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+  });
+}
+
 const INTENT_ID = /^pi_[A-Za-z0-9]{1,100}$/;
 const UNAVAILABLE = 'The card service is not answering; please try again in a moment.';
 
@@ -33,15 +46,7 @@ export class StripePaymentProvider implements PaymentProvider {
   private readonly stripe: Stripe;
 
   constructor(private readonly settings: StripeSettings) {
-    const url = new URL(settings.apiUrl);
-    this.stripe = new Stripe(settings.secretKey, {
-      host: url.hostname,
-      port: url.port || (url.protocol === 'http:' ? 80 : 443),
-      protocol: url.protocol === 'http:' ? 'http' : 'https',
-      maxNetworkRetries: 2,
-      timeout: 20_000,
-      telemetry: false,
-    });
+    this.stripe = stripeClientOf(settings);
   }
 
   async createIntent(input: { orderId: string; amountCents: number; email: string }) {
