@@ -198,6 +198,7 @@ function paymentProviderOf(
     return new StripePaymentProvider({
       secretKey: config.STRIPE_SECRET_KEY,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      connectWebhookSecret: config.STRIPE_CONNECT_WEBHOOK_SECRET,
       apiUrl: config.STRIPE_API_URL,
     });
   }

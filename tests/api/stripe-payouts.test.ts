@@ -19,6 +19,7 @@ const KEYS = {
   STRIPE_SECRET_KEY: 'sk_test_localdouble',
   STRIPE_PUBLISHABLE_KEY: 'pk_test_localdouble',
   STRIPE_WEBHOOK_SECRET: 'whsec_localdouble',
+  STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connectdouble',
 };
 const RETURN = { returnUrl: 'http://localhost/payouts', refreshUrl: 'http://localhost/payouts' };
 
@@ -150,6 +151,14 @@ describe("Stripe's account.updated", () => {
     expect((await payoutAccountOf(accountId))?.status).toBe('active');
     // Again, late: nothing changes.
     expect((await deliver(lastAccountEvent(accountId))).statusCode).toBe(200);
+    expect((await payoutAccountOf(accountId))?.status).toBe('active');
+  });
+
+  it("counts an event signed with the secret of the connected accounts' endpoint", async () => {
+    const { accountId } = await onboardedSeller();
+    stripe.completeOnboarding(accountId);
+    const event = lastAccountEvent(accountId);
+    expect((await deliver(event, KEYS.STRIPE_CONNECT_WEBHOOK_SECRET)).statusCode).toBe(200);
     expect((await payoutAccountOf(accountId))?.status).toBe('active');
   });
 

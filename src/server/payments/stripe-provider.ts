@@ -12,6 +12,8 @@ import type { PaymentIntent, PaymentIntentStatus, PaymentProvider } from './paym
 export type StripeSettings = {
   secretKey: string;
   webhookSecret: string;
+  /** The secret of the endpoint for connected accounts' events, when it is another one. */
+  connectWebhookSecret?: string | undefined;
   /** Where Stripe's API answers; tests point it at a local double. */
   apiUrl: string;
 };
@@ -158,14 +160,17 @@ export class StripePaymentProvider implements PaymentProvider {
     return this.intentOf(id, { maxNetworkRetries: 0 }).catch(() => null);
   }
 
-  /** The event in a webhook call, or null when its signature is not Stripe's for our secret. */
+  /** The event in a webhook call, or null when its signature is not Stripe's for our secrets. */
   eventFrom(payload: Buffer, signature: string | undefined): Stripe.Event | null {
     if (!signature) return null;
-    try {
-      return this.stripe.webhooks.constructEvent(payload, signature, this.settings.webhookSecret);
-    } catch {
-      return null;
+    const { webhookSecret, connectWebhookSecret } = this.settings;
+    for (const secret of [webhookSecret, connectWebhookSecret]) {
+      if (!secret) continue;
+      try {
+        return this.stripe.webhooks.constructEvent(payload, signature, secret);
+      } catch {}
     }
+    return null;
   }
 
   /** Stripe's answers pass through; a card service that is down or refuses our key is a 503. */
