@@ -44,6 +44,7 @@ import { EmbeddedPaymentProvider } from './payments/embedded-processor';
 import type { PaymentProvider } from './payments/payment-provider';
 import { StripePaymentProvider } from './payments/stripe-provider';
 import type { PayoutProvider } from './payouts/payout-provider';
+import { type PayoutWork, runPayoutWork } from './payouts/payouts';
 import { StripePayoutProvider } from './payouts/stripe-payouts';
 import { TestBankPayouts } from './payouts/test-bank';
 import authPlugin from './plugins/auth';
@@ -64,6 +65,7 @@ import imagesRoutes from './routes/images';
 import imeisRoutes from './routes/imeis';
 import notificationsRoutes from './routes/notifications';
 import paymentsRoutes from './routes/payments';
+import payoutsRoutes from './routes/payouts';
 import priceGuideRoutes from './routes/price-guide';
 import productsRoutes from './routes/products';
 import salesRoutes from './routes/sales';
@@ -280,6 +282,17 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     holdMs: opts.config.HOLD_DAYS * 24 * 60 * 60 * 1000,
     log: fastify.log,
     metrics: fastify.paymentMetrics,
+    fees: {
+      percent: opts.config.MARKETPLACE_FEE_PERCENT,
+      minCents: opts.config.MARKETPLACE_FEE_MIN_CENTS,
+    },
+    fundsHoldMs: opts.config.FUNDS_HOLD_HOURS * 60 * 60 * 1000,
+  };
+  const payoutWork: PayoutWork = {
+    db: opts.database.db,
+    provider: services.payouts,
+    schedule: opts.config.PAYOUT_SCHEDULE,
+    log: fastify.log,
   };
   // The timed work starts once the server listens and stops (finishing its round) on close.
   let timedWork: { stop: () => Promise<void> } | undefined;
@@ -288,6 +301,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     timedWork ??= startTimedWork(
       [
         () => runTimedWork(sales),
+        () => runPayoutWork(payoutWork),
         () => loosePhotos.sweep(sales.db),
         () => services.outbox.deliver(),
         () => services.outbox.purge(),
@@ -353,6 +367,19 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(buyingRoutes);
       await api.register(paymentsRoutes, { sales, payouts: services.payouts });
       await api.register(salesRoutes, { sales });
+      await api.register(payoutsRoutes, {
+        accounts: {
+          db: opts.database.db,
+          provider: services.payouts,
+          identity: services.identity,
+          changeHoldMs: opts.config.PAYOUT_ACCOUNT_HOLD_HOURS * 60 * 60 * 1000,
+        },
+        schedule: opts.config.PAYOUT_SCHEDULE,
+        siteUrl: (opts.config.PUBLIC_URL ?? `http://localhost:${opts.config.PORT}`).replace(
+          /\/$/,
+          '',
+        ),
+      });
       await api.register(systemRoutes, { clientConfig: clientConfigOf(opts.config, services) });
     },
     { prefix: API_BASE },

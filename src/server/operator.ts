@@ -6,6 +6,7 @@
  * its owner only (the file system is the proof of being the operator), and the command asks it;
  * with no server running, the command opens the directory itself.
  */
+
 import { chmod, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server } from 'node:net';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { z } from 'zod';
 import { emailSchema } from '../shared/api';
 import { writeDump } from './backup/take-backup';
 import type { Database, Db } from './db/client';
+import { checkLedger } from './ledger/check';
 import { listAdmins, setAdmin } from './repositories/users';
 
 export const OPERATOR_SOCKET = 'operator.sock';
@@ -36,9 +38,17 @@ const socketCommandSchema = z.discriminatedUnion('command', [
     command: z.literal('dump'),
     file: z.string().refine(path.isAbsolute, 'file: must be an absolute path'),
   }),
+  // `npm run ledger:check` against the running server's database (issue 30).
+  z.object({ command: z.literal('ledger-check') }),
 ]);
 export type SocketCommand = z.infer<typeof socketCommandSchema>;
 export type OperatorAnswer = { ok: boolean; message: string };
+
+/** The check's answer as the command prints it. */
+export const ledgerReport = (problems: string[]) =>
+  problems.length === 0
+    ? 'The ledger adds up: every transaction balances, every sale and payout has its entries.'
+    : `The ledger does not add up (${problems.length} problems):\n${problems.map((p) => `  - ${p}`).join('\n')}`;
 
 export const USAGE =
   'usage: npm run admin -- grant EMAIL | revoke EMAIL | list\n' +
@@ -103,6 +113,10 @@ export async function listenForOperator(
   run: (command: OperatorCommand) => Promise<OperatorAnswer>,
 ): Promise<Server> {
   const perform = async (command: SocketCommand): Promise<OperatorAnswer> => {
+    if (command.command === 'ledger-check') {
+      const problems = await checkLedger(database.db);
+      return { ok: problems.length === 0, message: ledgerReport(problems) };
+    }
     if (command.command !== 'dump') return run(command);
     await writeDump(database, command.file);
     return { ok: true, message: `The database was dumped to ${command.file}.` };

@@ -12,6 +12,7 @@ export const NOTIFICATION_KINDS = [
   'price-drop',
   'wishlist-sold',
   'seller-verified',
+  'payout',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -25,4 +26,5 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   'price-drop': 'a phone on my wish list gets cheaper',
   'wishlist-sold': 'a phone on my wish list is sold to someone else',
   'seller-verified': 'my seller account is verified',
+  payout: 'money is paid out to me, or a payout fails',
 };

@@ -137,8 +137,9 @@ describe('a sale tells each side what it needs to know, once', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect((await noticesOf(buyer)).map((n) => n.kind)).toEqual(['handover']);
+    // The net after the 5% fee: $450.50 less $22.53 (issue 30).
     expect((await noticesOf(seller))[0]?.text).toContain(
-      `$${(PRICE_CENTS / 100).toFixed(2)} is on its way`,
+      '$427.97 (the price less the $22.53 fee) is yours',
     );
     await settle();
   });

@@ -4,6 +4,7 @@
  * handover), with the money's state in our records and in the embedded processor checked at
  * each step.
  */
+
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,6 +22,7 @@ import { runTimedWork } from '../../src/server/domain/timed-work';
 import { EmbeddedPaymentProvider } from '../../src/server/payments/embedded-processor';
 import type { PaymentProvider } from '../../src/server/payments/payment-provider';
 import { settlePayment } from '../../src/server/payments/settle';
+import { DEFAULT_FEE_RULE } from '../../src/shared/fees';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
 import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -44,6 +46,8 @@ beforeAll(async () => {
     db: t.database.db,
     provider: new EmbeddedPaymentProvider(t.database.db),
     holdMs: 7 * DAY_MS,
+    fees: DEFAULT_FEE_RULE,
+    fundsHoldMs: 7 * DAY_MS,
   };
 });
 afterAll(() => t.close());

@@ -6,6 +6,7 @@
  * Every money step runs once at Stripe, whatever is asked twice, and is finished by the timed
  * work when Stripe was down or its answer was lost before we wrote it down.
  */
+
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orders, payments, products } from '../../src/server/db/schema';
@@ -13,6 +14,7 @@ import type { Sales } from '../../src/server/domain/order-process';
 import { runTimedWork } from '../../src/server/domain/timed-work';
 import { settlePayment } from '../../src/server/payments/settle';
 import { StripePaymentProvider } from '../../src/server/payments/stripe-provider';
+import { DEFAULT_FEE_RULE } from '../../src/shared/fees';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
 import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
 import { fingerprint } from '../helpers/fingerprint';
@@ -48,6 +50,8 @@ beforeAll(async () => {
       apiUrl: stripe.url,
     }),
     holdMs: 7 * DAY_MS,
+    fees: DEFAULT_FEE_RULE,
+    fundsHoldMs: 7 * DAY_MS,
   };
 });
 afterAll(async () => {

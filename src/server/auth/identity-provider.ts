@@ -36,6 +36,11 @@ export interface IdentityProvider {
   /** Creates an e-mail/password identity (demo data, tests). */
   createIdentity(input: { email: string; password: string; name: string }): Promise<Identity>;
   exists(email: string): Promise<boolean>;
+  /**
+   * Whether `password` is the password of the identity with this e-mail (asked again before a
+   * change that moves money, issue 30); `no-password` for an identity that signs in with Google only.
+   */
+  verifyPassword(email: string, password: string): Promise<boolean | 'no-password'>;
   googleEnabled: boolean;
 }
 
@@ -244,5 +249,17 @@ export function createIdentityProvider(
       }
     },
     exists: (email) => identityExists(db, email),
+    async verifyPassword(email, password) {
+      const [row] = await db
+        .select({ hash: authAccounts.password })
+        .from(authAccounts)
+        .innerJoin(authUsers, eq(authUsers.id, authAccounts.userId))
+        .where(
+          and(eq(authUsers.email, email.toLowerCase()), eq(authAccounts.providerId, 'credential')),
+        )
+        .limit(1);
+      if (!row?.hash) return 'no-password';
+      return guard.password.verify({ hash: row.hash, password });
+    },
   };
 }

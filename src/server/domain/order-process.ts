@@ -14,6 +14,7 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, exists, lt, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { productEditSchema, productInputSchema } from '../../shared/api';
+import { type FeeRule, feeCents } from '../../shared/fees';
 import {
   type Actor,
   can,
@@ -30,6 +31,13 @@ import type { Db, Tx } from '../db/client';
 import { blockedImeis, disputes, orders, payments, products, ratings, users } from '../db/schema';
 import type { LoosePhotos } from '../images/loose-photos';
 import type { ImeiVault } from '../imei/imei-vault';
+import {
+  postCapture,
+  postFreeze,
+  postGiveBack,
+  postRefund,
+  postUnfreeze,
+} from '../ledger/sale-money';
 import { notify, wishersOf } from '../notify/notify';
 import type { PaymentProvider } from '../payments/payment-provider';
 import { settlePayment } from '../payments/settle';
@@ -70,6 +78,10 @@ export type Sales = {
   log?: { warn: (details: object, message: string) => void };
   /** Counts payments by outcome and the money steps done (null when metrics are off). */
   metrics?: PaymentMetrics | null;
+  /** The marketplace's fee on a completed sale (MARKETPLACE_FEE_PERCENT, _MIN_CENTS). */
+  fees: FeeRule;
+  /** How long after the handover the seller's share stays pending (FUNDS_HOLD_HOURS). */
+  fundsHoldMs: number;
 };
 
 function found<T>(row: T | undefined, what: string): T {
@@ -590,12 +602,16 @@ async function decideMoney(tx: Tx, orderId: string, from: MoneyState, to: MoneyS
   return payment?.id;
 }
 
-/** Decides to give the buyer's money back: release the hold, or refund it if captured already. */
-async function giveBack(tx: Tx, orderId: string) {
-  return (
-    (await decideMoney(tx, orderId, 'held', 'releasing')) ??
-    (await decideMoney(tx, orderId, 'captured', 'refunding'))
-  );
+/**
+ * Decides to give the buyer's money back: release the hold, or refund it if captured already;
+ * the ledger books it in the same transaction.
+ */
+async function giveBack(tx: Tx, order: OrderRow) {
+  const paymentId =
+    (await decideMoney(tx, order.id, 'held', 'releasing')) ??
+    (await decideMoney(tx, order.id, 'captured', 'refunding'));
+  if (paymentId) await postGiveBack(tx, order);
+  return paymentId;
 }
 
 /** Puts the phone of an order that did not complete back on sale. */
@@ -663,7 +679,7 @@ export async function cancelSale(sales: Sales, caller: Caller, orderId: string):
           link: `/dashboard/orders/${order.id}`,
         },
       ]);
-    return giveBack(tx, order.id);
+    return giveBack(tx, order);
   });
   await settleAfter(sales, paymentId);
 }
@@ -707,7 +723,7 @@ async function cancelForWrongCodes(tx: Tx, order: OrderRow, failures: number, no
         : [],
     ),
   );
-  return giveBack(tx, order.id);
+  return giveBack(tx, order);
 }
 
 /**
@@ -756,6 +772,7 @@ export async function handOver(
         .where(eq(orders.id, order.id));
       return { wrong: wrongCodeMessage(failures) };
     }
+    const fee = feeCents(order.priceCents, sales.fees);
     await tx
       .update(orders)
       .set({
@@ -763,6 +780,8 @@ export async function handOver(
         completedAt: now,
         // Decided once, with what is known at the handover (decision 038).
         armsLength: await isArmsLength(tx, order),
+        feeCents: fee,
+        fundsDueAt: new Date(now.getTime() + sales.fundsHoldMs),
       })
       .where(eq(orders.id, order.id));
     await notify(tx, [
@@ -781,13 +800,15 @@ export async function handOver(
             {
               userId: order.sellerId,
               kind: 'handover' as const,
-              text: `The sale of ${order.productName} is complete: ${dollars(order.priceCents)} is on its way to you.`,
+              text: `The sale of ${order.productName} is complete: ${dollars(order.priceCents - fee)} (the price less the ${dollars(fee)} fee) is yours, paid out once the buyer's report window ends.`,
               link: `/dashboard/orders/${order.id}`,
             },
           ]
         : []),
     ]);
-    return { paymentId: await decideMoney(tx, order.id, 'held', 'capturing') };
+    const paymentId = await decideMoney(tx, order.id, 'held', 'capturing');
+    if (paymentId) await postCapture(tx, order, fee);
+    return { paymentId };
   });
   // The count of a wrong code is committed; the refusal is the answer.
   if ('wrong' in outcome) {
@@ -878,7 +899,7 @@ async function expireSale(
           : [],
       ),
     );
-    return (await giveBack(tx, order.id)) ?? '';
+    return (await giveBack(tx, order)) ?? '';
   });
   if (paymentId === null) return false;
   await settleAfter(sales, paymentId || undefined);
@@ -906,10 +927,12 @@ export async function reportProblem(
       .where(eq(disputes.orderId, order.id));
     if (existing) throw DomainError.conflict('A problem was reported for this sale already');
     await tx.insert(disputes).values({ orderId: order.id, reason });
+    // The seller's share is frozen until the admin decides (it is not paid out meanwhile).
     await tx
       .update(orders)
-      .set({ stage: next('order', order.stage, 'report') })
+      .set({ stage: next('order', order.stage, 'report'), fundsDueAt: null })
       .where(eq(orders.id, order.id));
+    await postFreeze(tx, order);
   });
 }
 
@@ -928,12 +951,14 @@ export async function resolveDispute(
       paymentId = await decideMoney(tx, order.id, 'captured', 'refunding');
       if (!paymentId)
         throw DomainError.conflict('The payment is still being captured; try again in a minute');
-    }
+      await postRefund(tx, order);
+    } else await postUnfreeze(tx, order);
     await tx
       .update(orders)
       .set({
         stage: next('order', order.stage, decision),
         ...(decision === 'refund' ? { endedAt: new Date() } : {}),
+        fundsDueAt: null,
       })
       .where(eq(orders.id, order.id));
     await tx

@@ -39,4 +39,6 @@ export const MAIL_CAPS: Record<NotificationKind, MailCap | null> = {
   payment: { max: 10, minutes: 60, per: 'an hour' },
   handover: null,
   'seller-verified': null,
+  // A seller's payouts: at most one a period, and a failed one waits for the next period.
+  payout: { max: 10, minutes: DAY, per: 'a day' },
 };

@@ -34,6 +34,7 @@ const SUBJECTS: Record<NotificationKind, string> = {
   'price-drop': 'A phone on your wish list is cheaper',
   'wishlist-sold': 'A phone on your wish list was sold',
   'seller-verified': 'Your seller account is verified',
+  payout: 'About your payouts',
 };
 
 /**

@@ -14,6 +14,7 @@ import { next, statusOf } from '../../shared/order-process';
 import { orders, payments, products } from '../db/schema';
 import { DomainError } from '../domain/domain-error';
 import { maySell, newHandoverCode, type Sales } from '../domain/order-process';
+import { postHold } from '../ledger/sale-money';
 import { notify, wishersOf } from '../notify/notify';
 import type { PaymentIntent } from './payment-provider';
 
@@ -118,6 +119,7 @@ export async function recordPayment(
         cardFingerprint: intent.cardFingerprint,
       })
       .returning({ id: payments.id });
+    await postHold(tx, order);
     await tx
       .update(orders)
       .set({

@@ -69,7 +69,13 @@ const bearer = (access: Access) => access !== 'public' && access !== 'identity';
  * While the store that counts limits is down these calls are refused (503), as an outage must
  * not open the door to guessing; every other limit is against floods and lets calls through.
  */
-const GUESSING_LIMITS: ReadonlySet<CallName> = new Set(['confirmTestPayment', 'handOver']);
+const GUESSING_LIMITS: ReadonlySet<CallName> = new Set([
+  'confirmTestPayment',
+  'handOver',
+  // The password asked again before a payout account is set.
+  'setPayoutAccount',
+  'payoutOnboarding',
+]);
 
 function guardsOf(app: FastifyInstance, access: Access): preHandlerHookHandler[] {
   switch (access) {

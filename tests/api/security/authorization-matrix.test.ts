@@ -850,6 +850,47 @@ const rows: Record<string, Row> = {
       payload: { decision: 'close' },
     }),
   },
+  // Issue 30: a seller's money is their own (every call reads the caller's); only the admin
+  // sees Finance.
+  'my payouts': {
+    routes: ['GET /api/payouts'],
+    rule: 'anySeller',
+    ok: 200,
+    request: get('/api/payouts'),
+  },
+  'set my payout account': {
+    routes: ['PUT /api/payouts/account'],
+    rule: 'anySeller',
+    ok: 200,
+    request: async () => ({
+      method: 'PUT',
+      url: '/api/payouts/account',
+      payload: {
+        routingNumber: '110000000',
+        accountNumber: '000123456789',
+        password: GOOD_PASSWORD,
+      },
+    }),
+  },
+  // With the embedded processor a seller's account is a test bank account: onboarding with
+  // Stripe is refused as a conflict to any seller, and to nobody else at all.
+  'start Stripe onboarding': {
+    routes: ['POST /api/payouts/account/stripe'],
+    rule: 'anySeller',
+    ok: 409,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/payouts/account/stripe',
+      payload: { password: GOOD_PASSWORD },
+    }),
+  },
+  finance: { routes: ['GET /api/finance'], rule: 'admin', ok: 200, request: get('/api/finance') },
+  'finance as CSV': {
+    routes: ['GET /api/finance.csv'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/finance.csv'),
+  },
   health: { routes: ['GET /api/health'], rule: 'anyone', ok: 200, request: get('/api/health') },
   // The token is the metrics' own credential (tests/api/metrics.test.ts lets its bearer in): an
   // account's token is not it, so every caller is 401, not 403.

@@ -594,6 +594,10 @@ describe('one poisoned field in an otherwise valid request', () => {
       minBatteryHealth: one(85),
       batteryHealth: one(85, null),
       storage: one('128 GB'),
+      // A payout account (issue 30): the test bank's numbers; the password is the caller's own.
+      routingNumber: one('110000000'),
+      accountNumber: one('000123456789', '000111111113'),
+      days: one(7, 30),
     };
   });
 
