@@ -9,9 +9,19 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payoutAccounts, users } from '../../src/server/db/schema';
+import {
+  orders,
+  payoutAccounts,
+  payoutSales,
+  payouts as payouts_,
+} from '../../src/server/db/schema';
+import { checkLedger } from '../../src/server/ledger/check';
+import { StripePaymentProvider } from '../../src/server/payments/stripe-provider';
+import { type PayoutWork, runPayoutWork } from '../../src/server/payouts/payouts';
 import { StripePayoutProvider } from '../../src/server/payouts/stripe-payouts';
-import { type Account, createAccount } from '../helpers/accounts';
+import { DEFAULT_FEE_RULE, feeCents } from '../../src/shared/fees';
+import { type Account, createAccount, createAdmin, GOOD_PASSWORD } from '../helpers/accounts';
+import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
 import { type StripeEvent, startStripeDouble, stripeSignature } from '../helpers/stripe-double';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -21,6 +31,7 @@ const KEYS = {
   STRIPE_WEBHOOK_SECRET: 'whsec_localdouble',
   STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connectdouble',
 };
+const DAY_MS = 24 * 60 * 60 * 1000;
 const RETURN = { returnUrl: 'http://localhost/payouts', refreshUrl: 'http://localhost/payouts' };
 
 let stripe: Awaited<ReturnType<typeof startStripeDouble>>;
@@ -31,7 +42,8 @@ beforeAll(async () => {
   stripe = await startStripeDouble(KEYS.STRIPE_SECRET_KEY, {
     webhookSecret: KEYS.STRIPE_WEBHOOK_SECRET,
   });
-  t = await buildTestApp({ ...KEYS, STRIPE_API_URL: stripe.url });
+  // The seller's share is theirs to pay out at once after the handover, as in payouts.test.ts.
+  t = await buildTestApp({ ...KEYS, STRIPE_API_URL: stripe.url, FUNDS_HOLD_HOURS: '0' });
   payouts = new StripePayoutProvider({ secretKey: KEYS.STRIPE_SECRET_KEY, apiUrl: stripe.url });
 });
 afterAll(async () => {
@@ -61,14 +73,10 @@ const payoutAccountOf = async (accountId: string) =>
       .where(eq(payoutAccounts.externalId, accountId))
   )[0];
 
-const sellerIdOf = async (seller: Account) =>
-  (await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, seller.email)))[0]
-    ?.id as string;
-
 /** A seller with an Express account at Stripe, kept as their pending payout account. */
 async function onboardedSeller() {
   const seller = await createAccount(t.app, 'seller');
-  const sellerId = await sellerIdOf(seller);
+  const sellerId = seller.id;
   const { accountId, url } = await payouts.onboard({
     sellerId,
     email: seller.email,
@@ -97,6 +105,23 @@ async function activeAccountWithSales(nets: number[]) {
   }
   return { accountId, sales };
 }
+
+/** Days from now, at noon UTC, so each is its own payout period. */
+let day = 0;
+const nextDay = () => {
+  day += 1;
+  const at = new Date(Date.now() + day * DAY_MS);
+  at.setUTCHours(12, 0, 0, 0);
+  return at;
+};
+const books = () =>
+  checkLedger(t.database.db, {
+    provider: new StripePaymentProvider({
+      secretKey: KEYS.STRIPE_SECRET_KEY,
+      webhookSecret: KEYS.STRIPE_WEBHOOK_SECRET,
+      apiUrl: stripe.url,
+    }),
+  });
 
 const chargeOf = (intentId: string) => stripe.intents.get(intentId)?.latest_charge as string;
 
@@ -134,7 +159,7 @@ describe('onboarding a seller to Stripe Connect', () => {
 
   it('a second press of the button within a day gets the same account, not a second one', async () => {
     const seller = await createAccount(t.app, 'seller');
-    const sellerId = await sellerIdOf(seller);
+    const sellerId = seller.id;
     const input = { sellerId, email: seller.email, existing: null, ...RETURN };
     const first = await payouts.onboard(input);
     const second = await payouts.onboard(input);
@@ -373,5 +398,116 @@ describe('reversing a transfer (a refund after the payout)', () => {
     await expect(
       payouts.reverse({ transferId: 'tr_nosuchtransfer', amountCents: 100, key: 'nothing' }),
     ).rejects.toThrow(/No such transfer/);
+  });
+});
+
+/** The calls of a sale through Stripe as its buyer, seller and admin make them over HTTP. */
+function saleCalls(seller: Account) {
+  const { phone, bookedOrder, intentFor } = buyingCalls(() => ({ t, seller }));
+  const post = (url: string, by: Account, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: by.bearer, ...(payload ? { payload } : {}) });
+  return {
+    /** Paid by card at Stripe (recorded by Stripe's event), then handed over with the code. */
+    async completedSale() {
+      const buyer = await createAccount(t.app, 'user');
+      const order = await bookedOrder(buyer, (await phone()).id);
+      const res = await intentFor(buyer, order.id);
+      expect(res.statusCode).toBe(200);
+      const intentId = res.json().clientSecret.split('_secret_')[0] as string;
+      expect((await stripe.confirm(intentId)).status).toBe(200);
+      const held = stripe.eventsOf(intentId, 'payment_intent.amount_capturable_updated').at(-1);
+      expect((await deliver(held)).statusCode).toBe(200);
+      const [paid] = await t.database.db.select().from(orders).where(eq(orders.id, order.id));
+      const code = paid?.handoverCode as string;
+      expect((await post(`/api/orders/${order.id}/handover`, seller, { code })).statusCode).toBe(
+        200,
+      );
+      return { buyer, orderId: order.id, intentId };
+    },
+    report: (orderId: string, buyer: Account) =>
+      post(`/api/orders/${orderId}/report`, buyer, { reason: 'The screen is cracked' }),
+    refund: (orderId: string, admin: Account) =>
+      post(`/api/disputes/${orderId}`, admin, { decision: 'refund' }),
+    onboard: (password = GOOD_PASSWORD) =>
+      post('/api/payouts/account/stripe', seller, { password }),
+    summary: async () =>
+      (await t.app.inject({ url: '/api/payouts', headers: seller.bearer })).json(),
+  };
+}
+
+describe('a sale paid out through Stripe Connect (the path the embedded processor runs)', () => {
+  it("pays each sale's net to the seller's Express account once, and a refund after the payout reverses its transfer once", async () => {
+    const seller = await createAccount(t.app, 'seller');
+    const admin = await createAdmin(t.app);
+    const calls = saleCalls(seller);
+    const work: PayoutWork = { db: t.database.db, provider: payouts, schedule: 'daily' };
+
+    // The seller hands over two phones sold by card before they have anywhere to be paid.
+    const sales = [await calls.completedSale(), await calls.completedSale()];
+    expect((await runPayoutWork(work, nextDay())).started).toBe(0);
+
+    // Onboarding asks for the password again, answers Stripe's link, keeps a pending account.
+    expect((await calls.onboard('not-the-password')).statusCode).toBe(400);
+    const onboarding = await calls.onboard();
+    expect(onboarding.statusCode).toBe(200);
+    expect(onboarding.json().url).toMatch(/^https:\/\/connect\.stripe\.com\//);
+    const [kept] = await t.database.db
+      .select()
+      .from(payoutAccounts)
+      .where(eq(payoutAccounts.sellerId, seller.id));
+    expect(kept).toMatchObject({ kind: 'stripe', status: 'pending' });
+    const accountId = kept?.externalId as string;
+    // Pending: nothing is paid out.
+    expect((await runPayoutWork(work, nextDay())).started).toBe(0);
+    expect(stripe.transfersTo(accountId)).toEqual([]);
+
+    // The seller finishes onboarding on Stripe's pages; Stripe says so.
+    stripe.completeOnboarding(accountId);
+    expect((await deliver(lastAccountEvent(accountId))).statusCode).toBe(200);
+    expect((await payoutAccountOf(accountId))?.status).toBe('active');
+
+    // The funds hold (0 hours here) is over: the timed work pays out, once, whatever runs again.
+    const paidOn = nextDay();
+    expect(await runPayoutWork(work, paidOn)).toMatchObject({ started: 1, sent: 1 });
+    expect(await runPayoutWork(work, paidOn)).toMatchObject({ started: 0, sent: 0 });
+    expect((await runPayoutWork(work, nextDay())).started).toBe(0);
+    const net = PRICE_CENTS - feeCents(PRICE_CENTS, DEFAULT_FEE_RULE);
+    const made = stripe.transfersTo(accountId);
+    expect(made).toHaveLength(2);
+    for (const sale of sales) {
+      const charge = chargeOf(sale.intentId);
+      expect(stripe.transfersFrom(charge)).toEqual([
+        expect.objectContaining({ amount: net, destination: accountId, reversed: false }),
+      ]);
+    }
+    const summary = await calls.summary();
+    expect(summary).toMatchObject({ available: 0, sending: 0, paidOut: (2 * net) / 100 });
+    expect(summary.payouts).toEqual([
+      expect.objectContaining({ status: 'paid', amount: (2 * net) / 100 }),
+    ]);
+
+    // The first buyer reports a problem and the admin refunds them: the transfer comes back once.
+    const [first] = sales;
+    expect((await calls.report(first?.orderId as string, first?.buyer as Account)).statusCode).toBe(
+      200,
+    );
+    expect((await calls.refund(first?.orderId as string, admin)).statusCode).toBe(200);
+    expect((await runPayoutWork(work, nextDay())).reversed).toBe(1);
+    expect((await runPayoutWork(work, nextDay())).reversed).toBe(0);
+    const [reversed] = stripe.transfersFrom(chargeOf(first?.intentId as string));
+    expect(reversed).toMatchObject({ reversed: true, amount_reversed: net });
+    expect(reversed?.reversals.data).toHaveLength(1);
+    expect(
+      stripe.transfersFrom(chargeOf(sales[1]?.intentId as string)).map((tr) => tr.amount_reversed),
+    ).toEqual([0]);
+    expect(await calls.summary()).toMatchObject({ available: 0, paidOut: net / 100 });
+    // Every transfer at Stripe is a sale of a paid payout in our books, and the books add up.
+    const carried = await t.database.db
+      .select({ orderId: payoutSales.orderId, transferId: payoutSales.transferId })
+      .from(payoutSales)
+      .innerJoin(payouts_, eq(payouts_.id, payoutSales.payoutId))
+      .where(eq(payouts_.sellerId, seller.id));
+    expect(carried.map((c) => c.transferId).sort()).toEqual(made.map((tr) => tr.id).sort());
+    expect(await books()).toEqual([]);
   });
 });
