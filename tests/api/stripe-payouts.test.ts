@@ -510,4 +510,48 @@ describe('a sale paid out through Stripe Connect (the path the embedded processo
     expect(carried.map((c) => c.transferId).sort()).toEqual(made.map((tr) => tr.id).sort());
     expect(await books()).toEqual([]);
   });
+
+  it("a payout Stripe refuses fails with Stripe's reason, the money back in the balance, and is paid once the account is active again", async () => {
+    const seller = await createAccount(t.app, 'seller');
+    const calls = saleCalls(seller);
+    const work: PayoutWork = { db: t.database.db, provider: payouts, schedule: 'daily' };
+    expect((await calls.onboard()).statusCode).toBe(200);
+    const [kept] = await t.database.db
+      .select()
+      .from(payoutAccounts)
+      .where(eq(payoutAccounts.sellerId, seller.id));
+    const accountId = kept?.externalId as string;
+    stripe.completeOnboarding(accountId);
+    expect((await deliver(lastAccountEvent(accountId))).statusCode).toBe(200);
+    const sale = await calls.completedSale();
+    const net = PRICE_CENTS - feeCents(PRICE_CENTS, DEFAULT_FEE_RULE);
+
+    // Stripe's review restricts the account; its event has not arrived when the payout runs.
+    stripe.restrictAccount(accountId);
+    expect((await runPayoutWork(work, nextDay())).sent).toBe(1);
+    const failed = await calls.summary();
+    expect(failed).toMatchObject({ available: net / 100, sending: 0, paidOut: 0 });
+    expect(failed.payouts).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        failureReason: expect.stringMatching(/capabilities enabled: transfers/),
+      }),
+    ]);
+    expect(stripe.transfersTo(accountId)).toEqual([]);
+
+    // The event arrives: no payout while restricted.
+    expect((await deliver(lastAccountEvent(accountId))).statusCode).toBe(200);
+    expect((await payoutAccountOf(accountId))?.status).toBe('restricted');
+    expect((await runPayoutWork(work, nextDay())).started).toBe(0);
+
+    // Lifted: the next payout is a new attempt (a new key) and carries the sale once.
+    stripe.completeOnboarding(accountId);
+    expect((await deliver(lastAccountEvent(accountId))).statusCode).toBe(200);
+    expect((await runPayoutWork(work, nextDay())).sent).toBe(1);
+    expect(stripe.transfersFrom(chargeOf(sale.intentId))).toEqual([
+      expect.objectContaining({ amount: net, destination: accountId, amount_reversed: 0 }),
+    ]);
+    expect(await calls.summary()).toMatchObject({ available: 0, paidOut: net / 100 });
+    expect(await books()).toEqual([]);
+  });
 });
