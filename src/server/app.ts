@@ -45,6 +45,7 @@ import type { PaymentProvider } from './payments/payment-provider';
 import { StripePaymentProvider } from './payments/stripe-provider';
 import type { PayoutProvider } from './payouts/payout-provider';
 import { type PayoutWork, runPayoutWork } from './payouts/payouts';
+import { StripePayoutProvider } from './payouts/stripe-payouts';
 import { TestBankPayouts } from './payouts/test-bank';
 import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
@@ -179,7 +180,13 @@ function mailTransportOf(config: Config): MailTransport {
 }
 
 /** Stripe Connect when Stripe's keys are set, otherwise the embedded test bank. */
-function payoutProviderOf(_config: Config, database: Database): PayoutProvider {
+function payoutProviderOf(config: Config, database: Database): PayoutProvider {
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
+    return new StripePayoutProvider({
+      secretKey: config.STRIPE_SECRET_KEY,
+      apiUrl: config.STRIPE_API_URL,
+    });
+  }
   return new TestBankPayouts(database.db);
 }
 
@@ -193,6 +200,7 @@ function paymentProviderOf(
     return new StripePaymentProvider({
       secretKey: config.STRIPE_SECRET_KEY,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      connectWebhookSecret: config.STRIPE_CONNECT_WEBHOOK_SECRET,
       apiUrl: config.STRIPE_API_URL,
     });
   }
@@ -357,7 +365,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(priceGuideRoutes);
       await api.register(imeisRoutes);
       await api.register(buyingRoutes);
-      await api.register(paymentsRoutes, { sales });
+      await api.register(paymentsRoutes, { sales, payouts: services.payouts });
       await api.register(salesRoutes, { sales });
       await api.register(payoutsRoutes, {
         accounts: {
