@@ -191,7 +191,8 @@ export async function checkLedger(
     if (!r.id) problems.push(`the test bank paid ${r.key}, which is no payout of ours`);
     else if (cents(r.amount_cents) !== cents(r.payout_cents))
       problems.push(`payout ${r.id} is ${r.payout_cents}; the test bank paid ${r.amount_cents}`);
-    else if (r.status === 'failed') problems.push(`payout ${r.id} failed, yet the test bank paid it`);
+    else if (r.status === 'failed')
+      problems.push(`payout ${r.id} failed, yet the test bank paid it`);
     else if (r.status === 'sending' && new Date(String(r.created_at)) < grace)
       problems.push(`payout ${r.id} was paid by the test bank but is still sending in our books`);
   }
