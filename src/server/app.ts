@@ -29,6 +29,7 @@ import { AfterAnswer } from './auth/after-answer';
 import { createIdentityProvider, type IdentityProvider } from './auth/identity-provider';
 import { loadSecret } from './auth/secrets';
 import { checkSecretsAgree } from './auth/secrets-fingerprint';
+import { WindowThrottle } from './auth/window-throttle';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Sales } from './domain/order-process';
@@ -43,6 +44,7 @@ import { fileTransport, type MailTransport, smtpTransport } from './mail/transpo
 import { EmbeddedPaymentProvider } from './payments/embedded-processor';
 import type { PaymentProvider } from './payments/payment-provider';
 import { StripePaymentProvider } from './payments/stripe-provider';
+import { PASSWORD_TRIES, PASSWORD_WINDOW_MS } from './payouts/payout-accounts';
 import type { PayoutProvider } from './payouts/payout-provider';
 import { type PayoutWork, runPayoutWork } from './payouts/payouts';
 import { StripePayoutProvider } from './payouts/stripe-payouts';
@@ -373,6 +375,11 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
           provider: services.payouts,
           identity: services.identity,
           changeHoldMs: opts.config.PAYOUT_ACCOUNT_HOLD_HOURS * 60 * 60 * 1000,
+          passwordTries: new WindowThrottle(services.limits, 'payout password tries', {
+            limit: PASSWORD_TRIES,
+            windowMs: PASSWORD_WINDOW_MS,
+            whenUncounted: 'refuse',
+          }),
         },
         schedule: opts.config.PAYOUT_SCHEDULE,
         siteUrl: (opts.config.PUBLIC_URL ?? `http://localhost:${opts.config.PORT}`).replace(

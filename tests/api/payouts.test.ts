@@ -153,6 +153,16 @@ describe('payouts to the test bank', () => {
     expect((await call(buyer, 'GET', '/api/payouts')).statusCode).toBe(403);
   });
 
+  it('let a password be tried five times in 15 minutes, then refuse even the right one', async () => {
+    const other = await createAccount(t.app, 'seller');
+    for (let i = 0; i < 5; i++)
+      expect((await setAccount(other, PAID, `wrong password ${i}`)).statusCode).toBe(400);
+    const sixth = await setAccount(other, PAID);
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json().message).toMatch(/Too many tries of the password/);
+    expect((await summary(other)).account).toBeNull();
+  });
+
   it('pay the available balance once a period, with its sales, and book it', async () => {
     const other = await createAccount(t.app, 'seller');
     const { orderId } = await completedSale(other);

@@ -37,13 +37,13 @@ export default contractRoutes<{ accounts: PayoutAccounts; schedule: string; site
       return payoutSummary(app.db, caller.id, schedule);
     });
 
-    // The password is asked again: a few tries a minute, then a wait (a stolen session cannot
-    // guess its way to the seller's money).
-    route('setPayoutAccount', { limit: { perMinute: 5 } }, async (request) =>
+    // The password is asked again: five tries in 15 minutes per account (payout-accounts.ts),
+    // and the route's own limit against floods.
+    route('setPayoutAccount', { limit: { perMinute: 10 } }, async (request) =>
       setBankAccount(accounts, callerOf(request), request.body),
     );
 
-    route('payoutOnboarding', { limit: { perMinute: 5 } }, async (request) =>
+    route('payoutOnboarding', { limit: { perMinute: 10 } }, async (request) =>
       startStripeOnboarding(accounts, callerOf(request), request.body.password, siteUrl),
     );
 
