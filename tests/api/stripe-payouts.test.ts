@@ -22,6 +22,7 @@ import { StripePayoutProvider } from '../../src/server/payouts/stripe-payouts';
 import { DEFAULT_FEE_RULE, feeCents } from '../../src/shared/fees';
 import { type Account, createAccount, createAdmin, GOOD_PASSWORD } from '../helpers/accounts';
 import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
+import { daysToCome } from '../helpers/payout-days';
 import { type StripeEvent, startStripeDouble, stripeSignature } from '../helpers/stripe-double';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -31,7 +32,6 @@ const KEYS = {
   STRIPE_WEBHOOK_SECRET: 'whsec_localdouble',
   STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connectdouble',
 };
-const DAY_MS = 24 * 60 * 60 * 1000;
 const RETURN = { returnUrl: 'http://localhost/payouts', refreshUrl: 'http://localhost/payouts' };
 
 let stripe: Awaited<ReturnType<typeof startStripeDouble>>;
@@ -106,14 +106,8 @@ async function activeAccountWithSales(nets: number[]) {
   return { accountId, sales };
 }
 
-/** Days from now, at noon UTC, so each is its own payout period. */
-let day = 0;
-const nextDay = () => {
-  day += 1;
-  const at = new Date(Date.now() + day * DAY_MS);
-  at.setUTCHours(12, 0, 0, 0);
-  return at;
-};
+/** Days to come at noon UTC, each its own payout period. */
+const nextDay = daysToCome();
 const books = () =>
   checkLedger(t.database.db, {
     provider: new StripePaymentProvider({

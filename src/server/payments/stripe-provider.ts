@@ -19,6 +19,26 @@ export type StripeSettings = {
 };
 
 /** Stripe's SDK on `apiUrl`, retrying a lost answer twice (with the call's idempotency key). */
+/**
+ * Asks Stripe: its answers (refusals included) pass through; Stripe down, slow, rate-limiting or
+ * refusing our key is no answer, a 503 with `unavailable` as its message.
+ */
+export async function askStripe<T>(request: () => Promise<T>, unavailable: string): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    if (
+      err instanceof Stripe.errors.StripeConnectionError ||
+      err instanceof Stripe.errors.StripeAPIError ||
+      err instanceof Stripe.errors.StripeAuthenticationError ||
+      err instanceof Stripe.errors.StripeRateLimitError
+    ) {
+      throw new ServiceUnavailableError(unavailable, { cause: err });
+    }
+    throw err;
+  }
+}
+
 export function stripeClientOf(settings: Pick<StripeSettings, 'secretKey' | 'apiUrl'>): Stripe {
   const url = new URL(settings.apiUrl);
   return new Stripe(settings.secretKey, {
@@ -174,19 +194,7 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   /** Stripe's answers pass through; a card service that is down or refuses our key is a 503. */
-  private async call<T>(request: () => Promise<T>): Promise<T> {
-    try {
-      return await request();
-    } catch (err) {
-      if (
-        err instanceof Stripe.errors.StripeConnectionError ||
-        err instanceof Stripe.errors.StripeAPIError ||
-        err instanceof Stripe.errors.StripeAuthenticationError ||
-        err instanceof Stripe.errors.StripeRateLimitError
-      ) {
-        throw new ServiceUnavailableError(UNAVAILABLE, { cause: err });
-      }
-      throw err;
-    }
+  private call<T>(request: () => Promise<T>): Promise<T> {
+    return askStripe(request, UNAVAILABLE);
   }
 }

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import type { payoutAccounts } from '../db/schema';
 import { ServiceUnavailableError } from '../domain/domain-error';
-import { type StripeSettings, stripeClientOf } from '../payments/stripe-provider';
+import { askStripe, type StripeSettings, stripeClientOf } from '../payments/stripe-provider';
 import type { PayoutProvider, PayoutResult, PayoutSale } from './payout-provider';
 
 export type PayoutAccountStatus = (typeof payoutAccounts.$inferSelect)['status'];
@@ -229,19 +229,7 @@ export class StripePayoutProvider implements PayoutProvider {
   }
 
   /** Stripe's answers pass through; Stripe down, slow or refusing our key is no answer (503). */
-  private async call<T>(request: () => Promise<T>): Promise<T> {
-    try {
-      return await request();
-    } catch (err) {
-      if (
-        err instanceof Stripe.errors.StripeConnectionError ||
-        err instanceof Stripe.errors.StripeAPIError ||
-        err instanceof Stripe.errors.StripeAuthenticationError ||
-        err instanceof Stripe.errors.StripeRateLimitError
-      ) {
-        throw new ServiceUnavailableError(UNAVAILABLE, { cause: err });
-      }
-      throw err;
-    }
+  private call<T>(request: () => Promise<T>): Promise<T> {
+    return askStripe(request, UNAVAILABLE);
   }
 }
