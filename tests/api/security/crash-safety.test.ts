@@ -541,7 +541,7 @@ describe('a server killed between the card processor moving money and its own wr
       seller.bearer,
     );
     // Without a payout account the share waits in the balance.
-    expect(await (server as ServerProcess).stop()).toBe(0);
+    expect(await first.stop()).toBe(0);
     server = undefined;
 
     // With the fault, the timed work pays out as the server starts and dies right after the bank paid.
