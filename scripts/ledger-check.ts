@@ -30,5 +30,6 @@ async function check(): Promise<{ ok: boolean; message: string }> {
 }
 
 const { ok, message } = await check();
-console.log(message);
+if (ok) console.info(message);
+else console.error(message);
 process.exitCode = ok ? 0 : 1;

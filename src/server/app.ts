@@ -29,6 +29,7 @@ import { AfterAnswer } from './auth/after-answer';
 import { createIdentityProvider, type IdentityProvider } from './auth/identity-provider';
 import { loadSecret } from './auth/secrets';
 import { checkSecretsAgree } from './auth/secrets-fingerprint';
+import { WindowThrottle } from './auth/window-throttle';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Sales } from './domain/order-process';
@@ -43,8 +44,10 @@ import { fileTransport, type MailTransport, smtpTransport } from './mail/transpo
 import { EmbeddedPaymentProvider } from './payments/embedded-processor';
 import type { PaymentProvider } from './payments/payment-provider';
 import { StripePaymentProvider } from './payments/stripe-provider';
+import { PASSWORD_TRIES, PASSWORD_WINDOW_MS } from './payouts/payout-accounts';
 import type { PayoutProvider } from './payouts/payout-provider';
 import { type PayoutWork, runPayoutWork } from './payouts/payouts';
+import { StripePayoutProvider } from './payouts/stripe-payouts';
 import { TestBankPayouts } from './payouts/test-bank';
 import authPlugin from './plugins/auth';
 import clientPlugin from './plugins/client';
@@ -179,7 +182,13 @@ function mailTransportOf(config: Config): MailTransport {
 }
 
 /** Stripe Connect when Stripe's keys are set, otherwise the embedded test bank. */
-function payoutProviderOf(_config: Config, database: Database): PayoutProvider {
+function payoutProviderOf(config: Config, database: Database): PayoutProvider {
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
+    return new StripePayoutProvider({
+      secretKey: config.STRIPE_SECRET_KEY,
+      apiUrl: config.STRIPE_API_URL,
+    });
+  }
   return new TestBankPayouts(database.db);
 }
 
@@ -193,6 +202,7 @@ function paymentProviderOf(
     return new StripePaymentProvider({
       secretKey: config.STRIPE_SECRET_KEY,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      connectWebhookSecret: config.STRIPE_CONNECT_WEBHOOK_SECRET,
       apiUrl: config.STRIPE_API_URL,
     });
   }
@@ -357,7 +367,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(priceGuideRoutes);
       await api.register(imeisRoutes);
       await api.register(buyingRoutes);
-      await api.register(paymentsRoutes, { sales });
+      await api.register(paymentsRoutes, { sales, payouts: services.payouts });
       await api.register(salesRoutes, { sales });
       await api.register(payoutsRoutes, {
         accounts: {
@@ -365,6 +375,11 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
           provider: services.payouts,
           identity: services.identity,
           changeHoldMs: opts.config.PAYOUT_ACCOUNT_HOLD_HOURS * 60 * 60 * 1000,
+          passwordTries: new WindowThrottle(services.limits, 'payout password tries', {
+            limit: PASSWORD_TRIES,
+            windowMs: PASSWORD_WINDOW_MS,
+            whenUncounted: 'refuse',
+          }),
         },
         schedule: opts.config.PAYOUT_SCHEDULE,
         siteUrl: (opts.config.PUBLIC_URL ?? `http://localhost:${opts.config.PORT}`).replace(

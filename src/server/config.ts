@@ -194,6 +194,16 @@ const envSchema = z
       .string()
       .regex(/^whsec_\w+$/, "must be the webhook's signing secret (whsec_…)")
       .optional(),
+    /**
+     * Stripe signs the events of connected accounts (sellers' `account.updated`) with the secret
+     * of a second endpoint, one that listens to connected accounts; point it at the same URL and
+     * set its secret here. Unset, only STRIPE_WEBHOOK_SECRET's events count (the Stripe CLI's
+     * `stripe listen` signs both kinds with one secret).
+     */
+    STRIPE_CONNECT_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_\w+$/, "must be the Connect webhook's signing secret (whsec_…)")
+      .optional(),
     /** Where Stripe's API answers (tests point it at a local double). */
     STRIPE_API_URL: z
       .url({ error: 'must be an absolute http(s) URL' })

@@ -9,6 +9,7 @@ import { type Config, ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { imageStoreOf } from './images/image-store-of';
+import { bookEarlierSales } from './ledger/opening';
 import { listenForOperator, runOperatorCommand } from './operator';
 import { createFilesPrivately, makeDataDirPrivate } from './private-files';
 import { demoAccountsPresent, demoPassword, hasAnyUser, seedDemo } from './seed/demo';
@@ -61,9 +62,12 @@ async function main(): Promise<void> {
   const password = config.SEED_DEMO ? await demoPassword(config.DATA_DIR) : '';
   // Under the start lock: of servers starting together on an empty database, one seeds it.
   await database.exclusively(async () => {
-    if (!config.SEED_DEMO || (await hasAnyUser(database.db))) return;
-    const images = await imageStoreOf(config, { allowSvg: true });
-    await seedDemo(database.db, images, services.identity, services.imeiVault, password);
+    if (config.SEED_DEMO && !(await hasAnyUser(database.db))) {
+      const images = await imageStoreOf(config, { allowSvg: true });
+      await seedDemo(database.db, images, services.identity, services.imeiVault, password);
+    }
+    // Sales from before the ledger (and the demo's past sales) are booked once (issue 30).
+    await bookEarlierSales(database.db);
   });
 
   const app = await buildApp({ config, database, services, terminal: process.stdout.isTTY });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema';
 import { unsubscribeKey } from '../../src/server/repositories/notifications';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
-import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
+import { buyingCalls } from '../helpers/buying';
 import { editOf } from '../helpers/factories';
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { buildTestApp, type TestApp } from '../helpers/test-app';

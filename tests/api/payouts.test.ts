@@ -21,10 +21,10 @@ import { type PayoutWork, runPayoutWork } from '../../src/server/payouts/payouts
 import { TestBankPayouts } from '../../src/server/payouts/test-bank';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
 import { buyingCalls, PRICE_CENTS } from '../helpers/buying';
+import { daysToCome } from '../helpers/payout-days';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' };
-const DAY_MS = 24 * 60 * 60 * 1000;
 // 5 % of $450.50 is $22.525: half up to the cent, $22.53.
 const FEE_CENTS = 2_253;
 const NET_CENTS = PRICE_CENTS - FEE_CENTS;
@@ -47,14 +47,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Days from now, at noon UTC, so each is its own payout period. */
-let day = 0;
-const nextDay = () => {
-  day += 1;
-  const at = new Date(Date.now() + day * DAY_MS);
-  at.setUTCHours(12, 0, 0, 0);
-  return at;
-};
+/** Days to come at noon UTC, each its own payout period. */
+const nextDay = daysToCome();
 
 const call = (who: Account | null, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
   t.app.inject({
@@ -151,6 +145,16 @@ describe('payouts to the test bank', () => {
     const buyer = await createAccount(t.app, 'user');
     expect((await setAccount(buyer, PAID)).statusCode).toBe(403);
     expect((await call(buyer, 'GET', '/api/payouts')).statusCode).toBe(403);
+  });
+
+  it('let a password be tried five times in 15 minutes, then refuse even the right one', async () => {
+    const other = await createAccount(t.app, 'seller');
+    for (let i = 0; i < 5; i++)
+      expect((await setAccount(other, PAID, `wrong password ${i}`)).statusCode).toBe(400);
+    const sixth = await setAccount(other, PAID);
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json().message).toMatch(/Too many tries of the password/);
+    expect((await summary(other)).account).toBeNull();
   });
 
   it('pay the available balance once a period, with its sales, and book it', async () => {

@@ -14,6 +14,12 @@
  * (`cancellation_reason: 'expired'`). A step on an intent in another state is refused with
  * `payment_intent_unexpected_state`, the intent in the error.
  *
+ * Connect (separate charges and transfers): Express accounts (create, retrieve; onboarding stands
+ * for what the seller does on Stripe's pages, `completeOnboarding`, and Stripe's own restriction
+ * for what its review does, `restrictAccount`), account links, transfers to an account that can
+ * receive them funded by a captured charge's un-transferred amount (`source_transaction`), their
+ * reversals, and each account's `account.updated` events.
+ *
  * Every change is also an event (`events`), as Stripe would send to a webhook endpoint; `signed`
  * signs one with the endpoint's secret, as Stripe does, and the test delivers it when it likes
  * (Stripe delivers late, twice or out of order as well).
@@ -56,9 +62,52 @@ type Charge = {
   payment_intent: string;
   created: number;
 };
+type ConnectAccount = {
+  id: string;
+  object: 'account';
+  type: 'express';
+  email: string | null;
+  metadata: Record<string, string>;
+  details_submitted: boolean;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  capabilities: { transfers?: 'active' | 'inactive' | 'pending' };
+  requirements: {
+    currently_due: string[];
+    eventually_due: string[];
+    past_due: string[];
+    pending_verification: string[];
+    disabled_reason: string | null;
+  };
+  created: number;
+};
+type Reversal = {
+  id: string;
+  object: 'transfer_reversal';
+  amount: number;
+  currency: string;
+  transfer: string;
+  created: number;
+};
+type Transfer = {
+  id: string;
+  object: 'transfer';
+  amount: number;
+  amount_reversed: number;
+  currency: string;
+  destination: string;
+  source_transaction: string | null;
+  transfer_group: string | null;
+  reversed: boolean;
+  reversals: { object: 'list'; data: Reversal[]; has_more: false; url: string };
+  metadata: Record<string, string>;
+  created: number;
+};
 export type StripeEvent = {
   id: string;
   object: 'event';
+  /** Connect events: the connected account the event is about. */
+  account?: string;
   api_version: string;
   created: number;
   type: string;
@@ -82,6 +131,16 @@ export type Step = {
   action: 'confirm' | 'capture' | 'cancel' | 'refund' | 'expire';
   intent: string;
 };
+
+/** What a new Express account still owes before Stripe lets it receive transfers. */
+const ONBOARDING_DUE = [
+  'business_profile.url',
+  'external_account',
+  'individual.dob.day',
+  'individual.first_name',
+  'individual.last_name',
+  'tos_acceptance.date',
+];
 
 const API_VERSION = '2026-10-28.endive';
 
@@ -117,6 +176,9 @@ const NOT_EXECUTED = new Set([
   'amount_too_small',
   'amount_too_large',
   'parameter_invalid_string',
+  'parameter_invalid_integer',
+  'parameter_missing',
+  'url_invalid',
 ]);
 const STEP_WORDS = { confirm: 'confirmed', capture: 'captured', cancel: 'canceled' } as const;
 
@@ -143,6 +205,8 @@ export async function startStripeDouble(
 ) {
   const intents = new Map<string, Intent>();
   const charges = new Map<string, Charge>();
+  const accounts = new Map<string, ConnectAccount>();
+  const transfers = new Map<string, Transfer>();
   const requests: RecordedRequest[] = [];
   const events: StripeEvent[] = [];
   const steps: Step[] = [];
@@ -152,6 +216,8 @@ export async function startStripeDouble(
   let failing = false;
   /** The network after Stripe: every call runs (and is saved), its answer never arrives. */
   let losingAnswers = false;
+  /** Only the answers to calls on paths that start with this are lost. */
+  let losingOn = '/';
 
   const invalid = (status: number, code: string, message: string, extra = {}): Answer => ({
     status,
@@ -165,9 +231,15 @@ export async function startStripeDouble(
         : intent.latest_charge,
   });
   /** An event of the change just made, carrying a copy of the object as it is now. */
-  const emit = (type: string, object: Intent | Charge | Record<string, unknown>, key?: string) => {
+  const emit = (
+    type: string,
+    object: Intent | Charge | ConnectAccount | Transfer | Record<string, unknown>,
+    key?: string,
+    account?: string,
+  ) => {
     events.push({
       id: id('evt'),
+      ...(account ? { account } : {}),
       object: 'event',
       api_version: API_VERSION,
       created: now(),
@@ -359,6 +431,189 @@ export async function startStripeDouble(
     return { status: 200, body: made };
   }
 
+  /** Metadata as the SDK sends it (`metadata[k]=v`). */
+  const metadataOf = (form: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(form)
+        .filter(([k]) => k.startsWith('metadata['))
+        .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
+    );
+  /** Stripe's answer for an account the key cannot reach (it does not exist, or is not ours). */
+  const noAccess = (accountId: string): Answer => ({
+    status: 403,
+    body: {
+      error: {
+        type: 'invalid_request_error',
+        code: 'account_invalid',
+        message: `The provided key does not have access to account '${accountId}' (or that account does not exist). Application access may have been revoked.`,
+      },
+    },
+  });
+
+  function createAccount(form: Record<string, string>): Answer {
+    if (form.type !== 'express') {
+      return invalid(400, 'parameter_invalid_string', 'This double only makes Express accounts');
+    }
+    const account: ConnectAccount = {
+      id: id('acct'),
+      object: 'account',
+      type: 'express',
+      email: form.email ?? null,
+      metadata: metadataOf(form),
+      details_submitted: false,
+      charges_enabled: false,
+      payouts_enabled: false,
+      capabilities:
+        form['capabilities[transfers][requested]'] === 'true' ? { transfers: 'inactive' } : {},
+      requirements: {
+        currently_due: [...ONBOARDING_DUE],
+        eventually_due: [...ONBOARDING_DUE],
+        past_due: [...ONBOARDING_DUE],
+        pending_verification: [],
+        disabled_reason: 'requirements.past_due',
+      },
+      created: now(),
+    };
+    accounts.set(account.id, account);
+    return { status: 200, body: account };
+  }
+
+  function createAccountLink(form: Record<string, string>): Answer {
+    const account = accounts.get(form.account ?? '');
+    if (!account) return noAccess(form.account ?? '');
+    if (form.type !== 'account_onboarding' && form.type !== 'account_update') {
+      return invalid(400, 'parameter_invalid_string', 'Invalid type');
+    }
+    for (const param of ['refresh_url', 'return_url'] as const) {
+      if (!form[param]?.startsWith('http')) {
+        return invalid(400, 'url_invalid', `Not a valid URL`, { param });
+      }
+    }
+    return {
+      status: 200,
+      body: {
+        object: 'account_link',
+        created: now(),
+        expires_at: now() + 300,
+        url: `https://connect.stripe.com/setup/e/${account.id}/${randomBytes(9).toString('hex')}`,
+      },
+    };
+  }
+
+  /** What a charge can still fund: captured, less refunded, less transferred already. */
+  const transferableOf = (charge: Charge) =>
+    charge.amount_captured -
+    charge.amount_refunded -
+    [...transfers.values()]
+      .filter((t) => t.source_transaction === charge.id)
+      .reduce((sum, t) => sum + t.amount - t.amount_reversed, 0);
+
+  function createTransfer(form: Record<string, string>, key?: string): Answer {
+    const amount = Number(form.amount);
+    if (!Number.isInteger(amount) || amount < 1) {
+      return invalid(400, 'parameter_invalid_integer', 'Invalid positive integer', {
+        param: 'amount',
+      });
+    }
+    if (!form.currency) {
+      return invalid(400, 'parameter_missing', 'Missing required param: currency.', {
+        param: 'currency',
+      });
+    }
+    const destination = accounts.get(form.destination ?? '');
+    if (!destination) {
+      return invalid(400, 'resource_missing', `No such destination: '${form.destination ?? ''}'`, {
+        param: 'destination',
+      });
+    }
+    if (destination.capabilities.transfers !== 'active') {
+      return invalid(
+        400,
+        'insufficient_capabilities_for_transfer',
+        'Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments',
+        { param: 'destination' },
+      );
+    }
+    // Only transfers funded by a charge: this double keeps no platform balance.
+    const charge = charges.get(form.source_transaction ?? '');
+    if (!charge) {
+      return invalid(
+        400,
+        'resource_missing',
+        `No such charge: '${form.source_transaction ?? ''}'`,
+        { param: 'source_transaction' },
+      );
+    }
+    if (!charge.captured || charge.currency !== form.currency) {
+      return invalid(
+        400,
+        'invalid_source_transaction',
+        `The source_transaction ${charge.id} cannot fund a transfer of ${form.currency}: it is ${charge.captured ? `in ${charge.currency}` : 'not captured'}.`,
+        { param: 'source_transaction' },
+      );
+    }
+    const left = transferableOf(charge);
+    if (amount > left) {
+      return invalid(
+        400,
+        'balance_insufficient',
+        `Insufficient funds in source transaction ${charge.id}: ${left} ${charge.currency} can still be transferred from it.`,
+        { param: 'amount' },
+      );
+    }
+    const transfer: Transfer = {
+      id: id('tr'),
+      object: 'transfer',
+      amount,
+      amount_reversed: 0,
+      currency: charge.currency,
+      destination: destination.id,
+      source_transaction: charge.id,
+      transfer_group: form.transfer_group ?? null,
+      reversed: false,
+      reversals: { object: 'list', data: [], has_more: false, url: '' },
+      metadata: metadataOf(form),
+      created: now(),
+    };
+    transfer.reversals.url = `/v1/transfers/${transfer.id}/reversals`;
+    transfers.set(transfer.id, transfer);
+    emit('transfer.created', transfer, key);
+    return { status: 200, body: transfer };
+  }
+
+  function reverseTransfer(transfer: Transfer, form: Record<string, string>, key?: string) {
+    const left = transfer.amount - transfer.amount_reversed;
+    if (left === 0) {
+      return invalid(
+        400,
+        'transfer_already_reversed',
+        `Transfer ${transfer.id} has already been fully reversed.`,
+      );
+    }
+    const amount = form.amount === undefined ? left : Number(form.amount);
+    if (!Number.isInteger(amount) || amount < 1 || amount > left) {
+      return invalid(
+        400,
+        'amount_too_large',
+        `Reversal amount (${amount}) is greater than the amount left on transfer ${transfer.id} (${left}).`,
+        { param: 'amount' },
+      );
+    }
+    const reversal: Reversal = {
+      id: id('trr'),
+      object: 'transfer_reversal',
+      amount,
+      currency: transfer.currency,
+      transfer: transfer.id,
+      created: now(),
+    };
+    transfer.reversals.data.unshift(reversal);
+    transfer.amount_reversed += amount;
+    transfer.reversed = transfer.amount_reversed === transfer.amount;
+    emit('transfer.reversed', transfer, key);
+    return { status: 200, body: reversal };
+  }
+
   /** What an authenticated call does; `key` is its idempotency key when it has one. */
   function run(
     method: string,
@@ -408,6 +663,23 @@ export async function startStripeDouble(
       }
     }
     if (resource === 'refunds' && method === 'POST' && !objectId) return refund(form, key);
+    if (resource === 'accounts' && method === 'POST' && !objectId) return createAccount(form);
+    if (resource === 'accounts' && method === 'GET' && objectId && !action) {
+      const account = accounts.get(objectId);
+      return account ? { status: 200, body: account } : noAccess(objectId);
+    }
+    if (resource === 'account_links' && method === 'POST' && !objectId) {
+      return createAccountLink(form);
+    }
+    if (resource === 'transfers' && method === 'POST' && !objectId) {
+      return createTransfer(form, key);
+    }
+    if (resource === 'transfers' && objectId) {
+      const transfer = transfers.get(objectId);
+      if (!transfer) return invalid(404, 'resource_missing', `No such transfer: '${objectId}'`);
+      if (method === 'GET' && !action) return { status: 200, body: transfer };
+      if (method === 'POST' && action === 'reversals') return reverseTransfer(transfer, form, key);
+    }
     return invalid(404, 'resource_missing', 'Unrecognized request URL');
   }
 
@@ -430,7 +702,7 @@ export async function startStripeDouble(
     requests.push(recorded);
     const send = (answer: Answer, headers: Record<string, string> = {}) => {
       recorded.status = answer.status;
-      if (losingAnswers) {
+      if (losingAnswers && url.pathname.startsWith(losingOn)) {
         recorded.status = 0;
         res.socket?.destroy();
         return;
@@ -510,19 +782,65 @@ export async function startStripeDouble(
       throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body;
   };
+  /** Stripe changing an account by itself (its review, the seller's onboarding): an event. */
+  const changeAccount = (accountId: string, change: (account: ConnectAccount) => void) => {
+    const account = accounts.get(accountId);
+    if (!account) throw new Error(`no account ${accountId}`);
+    change(account);
+    emit('account.updated', account, undefined, account.id);
+    return account;
+  };
+  const requirementsOf = (due: string[], disabledReason: string | null) => ({
+    currently_due: due,
+    eventually_due: due,
+    past_due: due,
+    pending_verification: [],
+    disabled_reason: disabledReason,
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     intents,
     charges,
+    accounts,
+    transfers,
+    /** The seller finishing onboarding on Stripe's pages: the account can receive transfers. */
+    completeOnboarding: (accountId: string) =>
+      changeAccount(accountId, (account) =>
+        Object.assign(account, {
+          details_submitted: true,
+          payouts_enabled: true,
+          capabilities: { ...account.capabilities, transfers: 'active' },
+          requirements: requirementsOf([], null),
+        }),
+      ),
+    /** Stripe's review disabling an account: it can no longer receive transfers or pay out. */
+    restrictAccount: (accountId: string, reason = 'rejected.fraud') =>
+      changeAccount(accountId, (account) =>
+        Object.assign(account, {
+          payouts_enabled: false,
+          capabilities: { ...account.capabilities, transfers: 'inactive' },
+          requirements: requirementsOf([], reason),
+        }),
+      ),
+    /** The transfers carried to an account, oldest first. */
+    transfersTo: (accountId: string) =>
+      [...transfers.values()].filter((t) => t.destination === accountId),
+    /** The transfers a charge funded, oldest first. */
+    transfersFrom: (chargeId: string) =>
+      [...transfers.values()].filter((t) => t.source_transaction === chargeId),
     requests,
     events,
     steps,
     setFailing: (value: boolean) => {
       failing = value;
     },
-    /** While on, Stripe does every call it gets, but the answers are lost on the way back. */
-    setLosingAnswers: (value: boolean) => {
+    /**
+     * While on, Stripe does every call it gets, but the answers (to calls on paths that start
+     * with `on`) are lost on the way back.
+     */
+    setLosingAnswers: (value: boolean, on = '/') => {
       losingAnswers = value;
+      losingOn = on;
     },
     /** How many times Stripe ran `action` on the intent (replayed answers are not runs). */
     ran: (action: Step['action'], intentId: string) =>
@@ -556,6 +874,18 @@ export async function startStripeDouble(
       const intent = intents.get(intentId);
       if (intent?.status !== 'requires_capture') throw new Error(`${intentId} holds no money`);
       cancelIntent(intent, 'expired');
+    },
+    /** A card payment taken in full (made, confirmed, captured): its intent's id. */
+    async capturedIntent(amountCents: number) {
+      const intent = await postOk('/v1/payment_intents', {
+        amount: String(amountCents),
+        currency: 'usd',
+        capture_method: 'manual',
+      });
+      const intentId = intent.id as string;
+      await postOk(`/v1/payment_intents/${intentId}/confirm`, { payment_method: 'pm_card_visa' });
+      await postOk(`/v1/payment_intents/${intentId}/capture`);
+      return intentId;
     },
     /** What Stripe.js does in the browser when the buyer presses Pay. */
     confirm: (intentId: string, paymentMethod = 'pm_card_visa') =>

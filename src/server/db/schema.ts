@@ -788,6 +788,18 @@ export const testBankAccounts = pgTable('test_bank_accounts', {
   createdAt: createdAt(),
 });
 
+/**
+ * The payouts the test bank made, one per key (the payout's): what "one transfer" means for the
+ * embedded processor, so the crash test and the ledger check can count them.
+ */
+export const testBankPayouts = pgTable('test_bank_payouts', {
+  key: text('key').primaryKey(),
+  id: text('id').notNull(),
+  accountId: text('account_id').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  createdAt: createdAt(),
+});
+
 /** A payout of a seller's available balance: sending until the processor answers, then paid or failed. */
 export const payouts = pgTable(
   'payouts',

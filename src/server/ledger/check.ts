@@ -182,6 +182,27 @@ export async function checkLedger(
       `sale ${r.order_id} was refunded after its transfer ${r.transfer_id} and has no reversal`,
     );
 
+  // The test bank's own records of what it paid, against our payouts, both ways.
+  for (const r of await rows(
+    db,
+    sql`select b.key, b.amount_cents, p.id, p.status, p.amount_cents as payout_cents, p.created_at
+        from test_bank_payouts b left join payouts p on 'payout:' || p.id = b.key`,
+  )) {
+    if (!r.id) problems.push(`the test bank paid ${r.key}, which is no payout of ours`);
+    else if (cents(r.amount_cents) !== cents(r.payout_cents))
+      problems.push(`payout ${r.id} is ${r.payout_cents}; the test bank paid ${r.amount_cents}`);
+    else if (r.status === 'failed')
+      problems.push(`payout ${r.id} failed, yet the test bank paid it`);
+    else if (r.status === 'sending' && new Date(String(r.created_at)) < grace)
+      problems.push(`payout ${r.id} was paid by the test bank but is still sending in our books`);
+  }
+  for (const r of await rows(
+    db,
+    sql`select p.id from payouts p where p.status = 'paid' and p.destination like 'ba\_%'
+        and not exists (select 1 from test_bank_payouts b where b.key = 'payout:' || p.id)`,
+  ))
+    problems.push(`payout ${r.id} is paid in our books, but the test bank has no such payout`);
+
   if (options.provider) {
     for (const sale of sales) {
       const allowed = PROVIDER_STATUS[String(sale.money)];

@@ -12,9 +12,44 @@ import type { PaymentIntent, PaymentIntentStatus, PaymentProvider } from './paym
 export type StripeSettings = {
   secretKey: string;
   webhookSecret: string;
+  /** The secret of the endpoint for connected accounts' events, when it is another one. */
+  connectWebhookSecret?: string | undefined;
   /** Where Stripe's API answers; tests point it at a local double. */
   apiUrl: string;
 };
+
+/** Stripe's SDK on `apiUrl`, retrying a lost answer twice (with the call's idempotency key). */
+/**
+ * Asks Stripe: its answers (refusals included) pass through; Stripe down, slow, rate-limiting or
+ * refusing our key is no answer, a 503 with `unavailable` as its message.
+ */
+export async function askStripe<T>(request: () => Promise<T>, unavailable: string): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    if (
+      err instanceof Stripe.errors.StripeConnectionError ||
+      err instanceof Stripe.errors.StripeAPIError ||
+      err instanceof Stripe.errors.StripeAuthenticationError ||
+      err instanceof Stripe.errors.StripeRateLimitError
+    ) {
+      throw new ServiceUnavailableError(unavailable, { cause: err });
+    }
+    throw err;
+  }
+}
+
+export function stripeClientOf(settings: Pick<StripeSettings, 'secretKey' | 'apiUrl'>): Stripe {
+  const url = new URL(settings.apiUrl);
+  return new Stripe(settings.secretKey, {
+    host: url.hostname,
+    port: url.port || (url.protocol === 'http:' ? 80 : 443),
+    protocol: url.protocol === 'http:' ? 'http' : 'https',
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+  });
+}
 
 const INTENT_ID = /^pi_[A-Za-z0-9]{1,100}$/;
 const UNAVAILABLE = 'The card service is not answering; please try again in a moment.';
@@ -33,15 +68,7 @@ export class StripePaymentProvider implements PaymentProvider {
   private readonly stripe: Stripe;
 
   constructor(private readonly settings: StripeSettings) {
-    const url = new URL(settings.apiUrl);
-    this.stripe = new Stripe(settings.secretKey, {
-      host: url.hostname,
-      port: url.port || (url.protocol === 'http:' ? 80 : 443),
-      protocol: url.protocol === 'http:' ? 'http' : 'https',
-      maxNetworkRetries: 2,
-      timeout: 20_000,
-      telemetry: false,
-    });
+    this.stripe = stripeClientOf(settings);
   }
 
   async createIntent(input: { orderId: string; amountCents: number; email: string }) {
@@ -153,30 +180,21 @@ export class StripePaymentProvider implements PaymentProvider {
     return this.intentOf(id, { maxNetworkRetries: 0 }).catch(() => null);
   }
 
-  /** The event in a webhook call, or null when its signature is not Stripe's for our secret. */
+  /** The event in a webhook call, or null when its signature is not Stripe's for our secrets. */
   eventFrom(payload: Buffer, signature: string | undefined): Stripe.Event | null {
     if (!signature) return null;
-    try {
-      return this.stripe.webhooks.constructEvent(payload, signature, this.settings.webhookSecret);
-    } catch {
-      return null;
+    const { webhookSecret, connectWebhookSecret } = this.settings;
+    for (const secret of [webhookSecret, connectWebhookSecret]) {
+      if (!secret) continue;
+      try {
+        return this.stripe.webhooks.constructEvent(payload, signature, secret);
+      } catch {}
     }
+    return null;
   }
 
   /** Stripe's answers pass through; a card service that is down or refuses our key is a 503. */
-  private async call<T>(request: () => Promise<T>): Promise<T> {
-    try {
-      return await request();
-    } catch (err) {
-      if (
-        err instanceof Stripe.errors.StripeConnectionError ||
-        err instanceof Stripe.errors.StripeAPIError ||
-        err instanceof Stripe.errors.StripeAuthenticationError ||
-        err instanceof Stripe.errors.StripeRateLimitError
-      ) {
-        throw new ServiceUnavailableError(UNAVAILABLE, { cause: err });
-      }
-      throw err;
-    }
+  private call<T>(request: () => Promise<T>): Promise<T> {
+    return askStripe(request, UNAVAILABLE);
   }
 }

@@ -8,9 +8,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type { PayoutAccount } from '../../shared/entities';
 import type { IdentityProvider } from '../auth/identity-provider';
+import type { WindowThrottle } from '../auth/window-throttle';
 import type { Db, Tx } from '../db/client';
 import { payoutAccounts, users } from '../db/schema';
-import { DomainError } from '../domain/domain-error';
+import { DomainError, ServiceUnavailableError } from '../domain/domain-error';
+import { LimitsUnavailableError } from '../limits/limit-store';
 import { letter } from '../mail/messages';
 import { SITE_URL_MARK, writeMails } from '../mail/outbox';
 import type { Caller } from '../plugins/auth';
@@ -23,7 +25,13 @@ export type PayoutAccounts = {
   identity: Pick<IdentityProvider, 'verifyPassword'>;
   /** How long payouts wait after a change of account. */
   changeHoldMs: number;
+  /** Passwords tried per account (PASSWORD_TRIES in PASSWORD_WINDOW_MS), counted before checking. */
+  passwordTries: WindowThrottle;
 };
+
+/** Tries of the password per account before a wait: as many as a sign-in gets (decision 041). */
+export const PASSWORD_TRIES = 5;
+export const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
 
 export const WRONG_PASSWORD = 'password: not right';
 export const NO_PASSWORD =
@@ -31,6 +39,20 @@ export const NO_PASSWORD =
 
 /** The caller's password, asked again before their money can be sent elsewhere. */
 async function confirmPassword(accounts: PayoutAccounts, caller: Caller, password: string) {
+  // Counted before the check, per account: a stolen session cannot guess its way to the money,
+  // and while the store that counts is down nothing is checked at all.
+  const wait = await accounts.passwordTries.take(caller.id).catch((err) => {
+    if (err instanceof LimitsUnavailableError)
+      throw new ServiceUnavailableError(
+        'Payout accounts cannot be changed just now; try again in a minute',
+      );
+    throw err;
+  });
+  if (wait > 0)
+    throw new DomainError(
+      429,
+      `Too many tries of the password; try again in ${Math.ceil(wait / 60)} minutes`,
+    );
   const verdict = await accounts.identity.verifyPassword(caller.email, password);
   if (verdict === 'no-password') throw DomainError.badRequest(NO_PASSWORD);
   if (!verdict) throw DomainError.badRequest(WRONG_PASSWORD);

@@ -49,4 +49,6 @@ export interface PayoutProvider {
     returnUrl: string;
     refreshUrl: string;
   }): Promise<{ accountId: string; url: string }>;
+  /** Stripe Connect: the account's status as Stripe answers it now (null: no such account). */
+  accountStatus?(accountId: string): Promise<'active' | 'pending' | 'restricted' | null>;
 }

@@ -100,8 +100,17 @@ export async function releaseDueFunds(db: Db, now = new Date(), limit = 50): Pro
 }
 
 /** The sellers due a payout now: an active account off hold, money available, none this period. */
-async function sellersDue(db: Db, schedule: string, now: Date, limit: number) {
+async function sellersDue(work: PayoutWork, now: Date, limit: number) {
+  const { db, schedule } = work;
   const since = periodStart(schedule, now);
+  // A seller whose refunded sale's transfer is still to be reversed waits for the reversal: a
+  // payout before it would be the new sales' net less the refund, which no transfer can carry.
+  const reversalDue = work.provider.reverse
+    ? sql`exists (select 1 from ${payoutSales} s join ${payouts} p on p.id = s.payout_id
+        join ${ledgerTransactions} r on r.order_id = s.order_id and r.kind = 'refund'
+        where p.seller_id = ${payoutAccounts.sellerId} and p.status = 'paid' and s.transfer_id is not null
+          and not exists (select 1 from ${ledgerTransactions} v where v.key = 'reversal:' || s.order_id))`
+    : sql`false`;
   const rows = await db
     .select({
       sellerId: payoutAccounts.sellerId,
@@ -117,6 +126,7 @@ async function sellersDue(db: Db, schedule: string, now: Date, limit: number) {
         eq(payoutAccounts.status, 'active'),
         sql`(${payoutAccounts.payoutsHeldUntil} is null or ${payoutAccounts.payoutsHeldUntil} <= ${now})`,
         sql`not exists (select 1 from ${payouts} where ${payouts.sellerId} = ${payoutAccounts.sellerId} and ${payouts.createdAt} >= ${since})`,
+        sql`not ${reversalDue}`,
       ),
     )
     .groupBy(payoutAccounts.sellerId)
@@ -195,7 +205,7 @@ async function startPayout(db: Db, schedule: string, sellerId: string, now: Date
 /** Starts the payouts due this period (at most `limit`); answers their ids. */
 export async function startPayouts(work: PayoutWork, now = new Date(), limit = 50) {
   const started: string[] = [];
-  for (const sellerId of await sellersDue(work.db, work.schedule, now, limit)) {
+  for (const sellerId of await sellersDue(work, now, limit)) {
     const id = await startPayout(work.db, work.schedule, sellerId, now);
     if (id) started.push(id);
   }
@@ -352,11 +362,13 @@ export async function reverseRefunded(work: PayoutWork, limit = 50): Promise<num
   return reversed;
 }
 
-/** One round of the payout work: funds due, payouts due, payouts to send, reversals. */
+/** One round of the payout work: funds due, reversals, payouts due, payouts to send. */
 export async function runPayoutWork(work: PayoutWork, now = new Date()) {
   let released = 0;
   for (let n = await releaseDueFunds(work.db, now); n > 0; n = await releaseDueFunds(work.db, now))
     released += n;
+  // Reversals first: a seller waiting for one is not due a payout (see sellersDue).
+  const reversed = await reverseRefunded(work);
   const started = (await startPayouts(work, now)).length;
   let sent = 0;
   for (const id of await sendingPayouts(work.db)) {
@@ -366,6 +378,5 @@ export async function runPayoutWork(work: PayoutWork, now = new Date()) {
       work.log?.warn({ err, payoutId: id }, 'payout not sent; asked again next round');
     }
   }
-  const reversed = await reverseRefunded(work);
   return { released, started, sent, reversed };
 }

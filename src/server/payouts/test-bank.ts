@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { testBankAccounts } from '../db/schema';
+import { testBankAccounts, testBankPayouts } from '../db/schema';
 import { DomainError } from '../domain/domain-error';
 import type { PayoutProvider, PayoutResult } from './payout-provider';
 
@@ -64,15 +64,27 @@ export class TestBankPayouts implements PayoutProvider {
 
   constructor(private readonly db: Db) {}
 
-  async send(input: { destination: string; key: string }): Promise<PayoutResult> {
+  async send(input: {
+    destination: string;
+    key: string;
+    amountCents: number;
+  }): Promise<PayoutResult> {
     const [account] = await this.db
       .select()
       .from(testBankAccounts)
       .where(eq(testBankAccounts.id, input.destination));
     if (!account) return { ok: false, reason: 'The bank account does not exist' };
     if (account.failure) return { ok: false, reason: reasonOf(account.failure) };
-    // The same key is the same payout: its id is derived from the key, so a retry answers the same.
+    // The same key is the same payout: a retry finds the first and answers it.
     const ref = `po_${createHash('sha256').update(input.key).digest('hex').slice(0, 24)}`;
-    return { ok: true, ref };
+    await this.db
+      .insert(testBankPayouts)
+      .values({ key: input.key, id: ref, accountId: account.id, amountCents: input.amountCents })
+      .onConflictDoNothing({ target: testBankPayouts.key });
+    const [made] = await this.db
+      .select()
+      .from(testBankPayouts)
+      .where(eq(testBankPayouts.key, input.key));
+    return { ok: true, ref: made?.id ?? ref };
   }
 }

@@ -11,6 +11,7 @@ import { orderToPay, ownOrder, type Sales } from '../domain/order-process';
 import { EmbeddedPaymentProvider } from '../payments/embedded-processor';
 import { recordPayment, SoldMeanwhileError } from '../payments/record-payment';
 import { StripePaymentProvider } from '../payments/stripe-provider';
+import type { PayoutProvider } from '../payouts/payout-provider';
 import { callerOf } from '../plugins/auth';
 import { noteAddress } from '../repositories/trust';
 import { contractRoutes } from './contract-routes';
@@ -27,7 +28,10 @@ const cardErrorSchema = z.object({
 
 const unavailable = { 503: errorSchema };
 
-export default contractRoutes<{ sales: Sales }>(async (route, app, { sales }) => {
+/** `payouts`: Stripe's webhook also reports the sellers' Connect accounts. */
+type Options = { sales: Sales; payouts: PayoutProvider };
+
+export default contractRoutes<Options>(async (route, app, { sales, payouts }) => {
   const { provider } = sales;
   route(
     'createPaymentIntent',
@@ -88,6 +92,6 @@ export default contractRoutes<{ sales: Sales }>(async (route, app, { sales }) =>
     );
   }
   if (provider instanceof StripePaymentProvider) {
-    await app.register(stripeWebhook, { sales, provider });
+    await app.register(stripeWebhook, { sales, provider, payouts });
   }
 });

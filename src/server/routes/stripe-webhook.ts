@@ -22,6 +22,10 @@
  * - `charge.refunded` for a captured payment: refunds are the admin's decision on a reported
  *   problem; a refund made in Stripe's dashboard is logged for the operator and changes nothing.
  *
+ * - `account.updated` (a seller's Connect account, issue 30): Stripe's answer for the account,
+ *   asked again by its id, sets the seller's payout account status (active, pending, restricted);
+ *   an account that is no seller's changes nothing.
+ *
  * Stripe retries any other answer than 2xx for days, so an event that can never count is
  * acknowledged (200) and logged; 400 stays for calls that are not Stripe's. A Stripe or database
  * failure still propagates (503/500), so Stripe tries again.
@@ -33,7 +37,21 @@ import { DomainError } from '../domain/domain-error';
 import { expireCancelledHold, type Sales } from '../domain/order-process';
 import { PaymentRefusedError, recordPayment, SoldMeanwhileError } from '../payments/record-payment';
 import type { StripePaymentProvider } from '../payments/stripe-provider';
+import type { PayoutProvider } from '../payouts/payout-provider';
+import { StripePayoutProvider } from '../payouts/stripe-payouts';
+import { setStripeAccountStatus } from '../repositories/payout-accounts';
 import { contractRoutes } from './contract-routes';
+
+/** The Connect account an `account.updated` event is about, as its body names it. */
+function accountIdOf(event: Stripe.Event): string | null {
+  const data: unknown = (event as { data?: unknown }).data;
+  const object = (data && typeof data === 'object' && 'object' in data ? data.object : null) as {
+    object?: string;
+    id?: unknown;
+  } | null;
+  if (!object || typeof object !== 'object' || object.object !== 'account') return null;
+  return typeof object.id === 'string' ? object.id : null;
+}
 
 /**
  * The intent an event is about, as its body names it (only to ask Stripe about). A signed body
@@ -54,64 +72,69 @@ function intentIdOf(event: Stripe.Event): string | null {
   return null;
 }
 
-export default contractRoutes<{ sales: Sales; provider: StripePaymentProvider }>(
-  (route, app, { sales, provider }) => {
-    // Encapsulated: only this route sees JSON as bytes.
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
-      done(null, body),
+type Options = { sales: Sales; provider: StripePaymentProvider; payouts: PayoutProvider };
+
+export default contractRoutes<Options>((route, app, { sales, provider, payouts }) => {
+  // Encapsulated: only this route sees JSON as bytes.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  route('stripeWebhook', async (request) => {
+    const signature = request.headers['stripe-signature'];
+    const event = provider.eventFrom(
+      request.body as Buffer,
+      typeof signature === 'string' ? signature : undefined,
     );
+    if (!event) throw DomainError.badRequest('stripe-signature: does not match the payload');
+    const intentId = intentIdOf(event);
+    const log = request.log.child({ event: event.id, type: event.type, intentId });
 
-    route('stripeWebhook', async (request) => {
-      const signature = request.headers['stripe-signature'];
-      const event = provider.eventFrom(
-        request.body as Buffer,
-        typeof signature === 'string' ? signature : undefined,
-      );
-      if (!event) throw DomainError.badRequest('stripe-signature: does not match the payload');
-      const intentId = intentIdOf(event);
-      const log = request.log.child({ event: event.id, type: event.type, intentId });
-
-      if (
-        intentId &&
-        (event.type === 'payment_intent.amount_capturable_updated' ||
-          event.type === 'payment_intent.succeeded')
-      ) {
-        await recordPayment(sales, intentId).catch((err) => {
-          // Stripe's own answer for this intent, just asked, does not make it a payment of our
-          // order (unknown, not authorised, cancelled, or another amount, order or buyer), and
-          // asking again would answer the same; an intent authorised later comes with an event
-          // of its own.
-          if (err instanceof PaymentRefusedError) {
-            log.warn({ reason: err.reason }, 'stripe webhook: intent ignored');
-          } else if (err instanceof SoldMeanwhileError) {
-            log.info('stripe webhook: phone sold meanwhile, hold released');
-          } else throw err;
-        });
-      } else if (
-        intentId &&
-        (event.type === 'payment_intent.canceled' || event.type === 'charge.refunded')
-      ) {
-        const intent = await provider.retrieve(intentId);
-        if (intent?.status === 'canceled') {
-          if (await expireCancelledHold(sales, intent.id))
-            log.warn('stripe webhook: Stripe cancelled the hold of a paid sale; the sale expired');
-          else log.info('stripe webhook: intent cancelled; no sale holds its money');
-        } else if (intent?.status === 'refunded') {
-          const [payment] = await sales.db
-            .select({ money: payments.money })
-            .from(payments)
-            .where(eq(payments.transactionId, intent.id));
-          if (payment?.money === 'captured')
-            log.warn(
-              'stripe webhook: refunded in Stripe outside a dispute decision; the sale is unchanged',
-            );
-          else log.info({ money: payment?.money }, 'stripe webhook: refund acknowledged');
-        } else {
-          log.info({ status: intent?.status }, 'stripe webhook: Stripe does not confirm the event');
-        }
+    const accountId = event.type === 'account.updated' ? accountIdOf(event) : null;
+    if (accountId && payouts instanceof StripePayoutProvider) {
+      const status = await payouts.accountStatus(accountId);
+      const changed = status && (await setStripeAccountStatus(sales.db, accountId, status));
+      log.info({ accountId, status, changed }, 'stripe webhook: connected account');
+    } else if (
+      intentId &&
+      (event.type === 'payment_intent.amount_capturable_updated' ||
+        event.type === 'payment_intent.succeeded')
+    ) {
+      await recordPayment(sales, intentId).catch((err) => {
+        // Stripe's own answer for this intent, just asked, does not make it a payment of our
+        // order (unknown, not authorised, cancelled, or another amount, order or buyer), and
+        // asking again would answer the same; an intent authorised later comes with an event
+        // of its own.
+        if (err instanceof PaymentRefusedError) {
+          log.warn({ reason: err.reason }, 'stripe webhook: intent ignored');
+        } else if (err instanceof SoldMeanwhileError) {
+          log.info('stripe webhook: phone sold meanwhile, hold released');
+        } else throw err;
+      });
+    } else if (
+      intentId &&
+      (event.type === 'payment_intent.canceled' || event.type === 'charge.refunded')
+    ) {
+      const intent = await provider.retrieve(intentId);
+      if (intent?.status === 'canceled') {
+        if (await expireCancelledHold(sales, intent.id))
+          log.warn('stripe webhook: Stripe cancelled the hold of a paid sale; the sale expired');
+        else log.info('stripe webhook: intent cancelled; no sale holds its money');
+      } else if (intent?.status === 'refunded') {
+        const [payment] = await sales.db
+          .select({ money: payments.money })
+          .from(payments)
+          .where(eq(payments.transactionId, intent.id));
+        if (payment?.money === 'captured')
+          log.warn(
+            'stripe webhook: refunded in Stripe outside a dispute decision; the sale is unchanged',
+          );
+        else log.info({ money: payment?.money }, 'stripe webhook: refund acknowledged');
+      } else {
+        log.info({ status: intent?.status }, 'stripe webhook: Stripe does not confirm the event');
       }
-      return { received: true as const };
-    });
-  },
-);
+    }
+    return { received: true as const };
+  });
+});

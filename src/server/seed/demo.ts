@@ -4,9 +4,11 @@
  * of the last 90 days of four of their models, so that the price guide and the cards' "Good
  * price" and "High price" notes show from the first start (issue 19).
  */
+
 import { randomBytes, randomInt } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
 import type { CategoryCode } from '../../shared/constants';
+import { DEFAULT_FEE_RULE, feeCents } from '../../shared/fees';
 import { luhnValid } from '../../shared/luhn';
 import type { IdentityProvider } from '../auth/identity-provider';
 import { loadSecret } from '../auth/secrets';
@@ -904,6 +906,8 @@ export async function seedDemo(
           handoverCode: String(randomInt(0, 1_000_000)).padStart(6, '0'),
           // Demo people who are not one another (decision 038): their sales count in the guide.
           armsLength: true,
+          // The fee as a sale today pays it (issue 30); the ledger books these sales at start.
+          feeCents: feeCents(priceCents, DEFAULT_FEE_RULE),
           paidAt,
           holdExpiresAt: new Date(paidAt.getTime() + 7 * day),
           completedAt,

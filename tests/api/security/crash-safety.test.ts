@@ -16,7 +16,16 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ServerProcess, startServer } from '../../../scripts/lib/server-process';
 import { type Db, openDatabase } from '../../../src/server/db/client';
-import { orders, paymentIntents, payments, products } from '../../../src/server/db/schema';
+import {
+  ledgerTransactions,
+  orders,
+  paymentIntents,
+  payments,
+  payouts,
+  products,
+  testBankPayouts,
+} from '../../../src/server/db/schema';
+import { checkLedger } from '../../../src/server/ledger/check';
 import { GOOD_PASSWORD, uniqueEmail } from '../../helpers/accounts';
 import { uniqueImei } from '../../helpers/factories';
 import { multipartFile } from '../../helpers/multipart';
@@ -499,6 +508,90 @@ describe('a server killed between the card processor moving money and its own wr
         captured.reduce((n, p) => n + p.priceCents, 0),
       );
       expect(all.filter((p) => /ing$/.test(p.money))).toEqual([]);
+    });
+  });
+  /**
+   * A payout (issue 30) is written with its entries, then the processor is asked with the
+   * payout's key, then its answer is booked. With PHONE_MARKET_FAULT=exit-after-payout-sent the
+   * server dies right after the test bank paid: started again, the timed work asks again with the
+   * same key and books it once. One transfer, one set of entries, and the ledger adds up.
+   */
+  it('books a payout the bank made exactly once after a restart', {
+    timeout: 180_000,
+  }, async () => {
+    const quick = { FUNDS_HOLD_HOURS: '0', PAYOUT_SCHEDULE: '1s' };
+    const first = await start(quick);
+    const seller = await api.account('seller');
+    const buyer = await api.account('user');
+    const [productId] = (await addPhones(seller, 1)) as [string];
+    const acks: Ack[] = [];
+    await buy(buyer, productId, true, (a) => acks.push(a));
+    const paid = acks.find((a) => a.kind === 'payment');
+    if (paid?.kind !== 'payment') throw new Error('the payment was not recorded');
+    const { json: sale } = await api.call(
+      'GET',
+      `/orders/${paid.orderId}`,
+      undefined,
+      buyer.bearer,
+    );
+    await api.call(
+      'POST',
+      `/orders/${paid.orderId}/handover`,
+      { code: sale.handoverCode },
+      seller.bearer,
+    );
+    // Without a payout account the share waits in the balance.
+    expect(await first.stop()).toBe(0);
+    server = undefined;
+
+    // With the fault, the timed work pays out as the server starts and dies right after the bank paid.
+    const faulted = await start({ ...quick, PHONE_MARKET_FAULT: 'exit-after-payout-sent' });
+    await api.call(
+      'PUT',
+      '/payouts/account',
+      { routingNumber: '110000000', accountNumber: '000123456789', password: GOOD_PASSWORD },
+      seller.bearer,
+    );
+    const exited =
+      faulted.child.exitCode !== null || faulted.child.signalCode !== null
+        ? Promise.resolve()
+        : once(faulted.child, 'exit');
+    await Promise.race([exited, sleep(30_000)]);
+    expect(faulted.child.signalCode, faulted.output().slice(-2000)).toBe('SIGKILL');
+    server = undefined;
+    const afterCrash = await inDatabase(async (db) => ({
+      payouts: (await db.select().from(payouts)).map((p) => p.status),
+      bank: (await db.select().from(testBankPayouts)).length,
+    }));
+    expect(afterCrash, 'right after the crash').toEqual({ payouts: ['sending'], bank: 1 });
+
+    // Started again without the fault: the payout is asked again, found paid, booked once.
+    const healed = await start(quick);
+    const deadline = Date.now() + 20_000;
+    let summary: { paidOut?: number; payouts?: { status: string }[] } = {};
+    while (Date.now() < deadline && summary.payouts?.[0]?.status !== 'paid') {
+      summary = (await api.call('GET', '/payouts', undefined, seller.bearer)).json;
+      await sleep(100);
+    }
+    expect(summary.payouts?.map((p) => p.status)).toEqual(['paid']);
+    // $120.50 less its 5% fee ($6.025, half up: $6.03).
+    expect(summary.paidOut).toBe(114.47);
+    expect(await healed.stop()).toBe(0);
+    server = undefined;
+    await inDatabase(async (db) => {
+      expect(await db.select().from(testBankPayouts)).toHaveLength(1);
+      const [payout] = await db.select().from(payouts);
+      const booked = await db
+        .select({ kind: ledgerTransactions.kind })
+        .from(ledgerTransactions)
+        .where(eq(ledgerTransactions.sellerId, payout?.sellerId ?? ''));
+      expect(booked.map((b) => b.kind).sort()).toEqual([
+        'available',
+        'capture',
+        'payout',
+        'payout-paid',
+      ]);
+      expect(await checkLedger(db)).toEqual([]);
     });
   });
 });
