@@ -225,6 +225,7 @@ export function clientConfigOf(config: Config, services: AppServices): ClientCon
     payouts: {
       provider: services.payouts.kind,
       schedule: config.PAYOUT_SCHEDULE,
+      accountHoldHours: config.PAYOUT_ACCOUNT_HOLD_HOURS,
     },
     images: imgbb
       ? { provider: 'imgbb', uploadUrl: imgbb }

@@ -371,7 +371,12 @@ export const clientConfigSchema = z.object({
   /** The marketplace's fee on a sale (issue 30), for "You receive ... after the 5% fee". */
   fees: z.object({ percent: z.number(), minCents: z.number().int() }),
   /** Where payouts go: the embedded test bank, or Stripe Connect. */
-  payouts: z.object({ provider: z.enum(['embedded', 'stripe']), schedule: z.string() }),
+  payouts: z.object({
+    provider: z.enum(['embedded', 'stripe']),
+    schedule: z.string(),
+    /** How long payouts wait after a change of payout account (PAYOUT_ACCOUNT_HOLD_HOURS). */
+    accountHoldHours: z.number(),
+  }),
   images: z.object({
     provider: z.enum(['embedded', 'imgbb']),
     /** Where the client posts `image` (multipart); for imgbb it carries the key as the spec says. */

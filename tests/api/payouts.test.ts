@@ -213,7 +213,9 @@ describe('payouts to the test bank', () => {
       status: 'failed',
       failureReason: 'The bank account has been closed',
     });
-    expect(failed).toMatchObject({ available: NET_CENTS / 100, paidOut: 0 });
+    expect(failed).toMatchObject({ available: NET_CENTS / 100, paidOut: 0, nextPayoutAt: null });
+    // The same refusal is not asked for again every period: payouts wait for another account.
+    expect((await runPayoutWork(minutely, new Date(Date.now() + 5 * 60_000))).started).toBe(0);
     const changed = await setAccount(other, PAID);
     expect(changed.statusCode).toBe(200);
     const heldUntil = new Date(changed.json().payoutsHeldUntil).getTime();

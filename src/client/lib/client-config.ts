@@ -17,3 +17,11 @@ export const clientConfigQueryOptions = () =>
 export function useFeeRule(): FeeRule | undefined {
   return useQuery({ ...clientConfigQueryOptions(), select: (config) => config.fees }).data;
 }
+
+/** How long payouts wait after a change of payout account; undefined until the config loaded. */
+export function useAccountHoldHours(): number | undefined {
+  return useQuery({
+    ...clientConfigQueryOptions(),
+    select: (config) => config.payouts.accountHoldHours,
+  }).data;
+}

@@ -127,6 +127,12 @@ async function sellersDue(work: PayoutWork, now: Date, limit: number) {
         sql`(${payoutAccounts.payoutsHeldUntil} is null or ${payoutAccounts.payoutsHeldUntil} <= ${now})`,
         sql`not exists (select 1 from ${payouts} where ${payouts.sellerId} = ${payoutAccounts.sellerId} and ${payouts.createdAt} >= ${since})`,
         sql`not ${reversalDue}`,
+        // After a payout failed, payouts wait until the account changes (a new account, or
+        // Stripe's account updated since): the same refusal again every period helps nobody.
+        sql`not exists (select 1 from ${payouts} f where f.seller_id = ${payoutAccounts.sellerId}
+          and f.status = 'failed' and f.destination = ${payoutAccounts.externalId}
+          and f.settled_at >= ${payoutAccounts.updatedAt}
+          and f.seq = (select max(l.seq) from ${payouts} l where l.seller_id = ${payoutAccounts.sellerId}))`,
       ),
     )
     .groupBy(payoutAccounts.sellerId)

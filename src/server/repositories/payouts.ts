@@ -95,7 +95,14 @@ export async function payoutSummary(
     account?.payoutsHeldUntil && account.payoutsHeldUntil > now ? account.payoutsHeldUntil : null;
   const paidThisPeriod = recent.some((p) => p.createdAt >= periodStart(schedule, now));
   let nextPayoutAt: Date | null = null;
-  if (active && (balances.available > 0 || balances.pending > 0)) {
+  // Paused after a failure until the account changes (payouts.ts, sellersDue).
+  const [latest] = recent;
+  const paused =
+    latest?.status === 'failed' &&
+    latest.destination === account?.externalId &&
+    latest.settledAt !== null &&
+    latest.settledAt >= account.updatedAt;
+  if (active && !paused && (balances.available > 0 || balances.pending > 0)) {
     nextPayoutAt = balances.available > 0 && !paidThisPeriod ? now : nextPeriodStart(schedule, now);
     if (heldUntil && heldUntil > nextPayoutAt) nextPayoutAt = nextPeriodStart(schedule, heldUntil);
   }

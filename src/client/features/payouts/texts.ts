@@ -48,8 +48,8 @@ export const PAYOUTS_TEXT = {
   password: 'Your password',
   passwordHint: 'Asked again to keep your money safe.',
   passwordRequired: 'Enter your password.',
-  changeWarning:
-    'Changing the account asks for your password, e-mails you, and holds payouts for 24 hours.',
+  changeWarning: (hours: number) =>
+    `Changing the account asks for your password, e-mails you, and holds payouts for ${hours === 1 ? '1 hour' : `${Number(hours.toFixed(2))} hours`}.`,
   saveAccount: 'Save payout account',
   accountSaved: 'Payout account saved.',
   accountChanged: (when: string) => `Payout account changed. Payouts are held until ${when}.`,

@@ -1,5 +1,6 @@
 import { TextField } from '@client/components/ui/field';
 import { ApiError } from '@client/lib/api-client';
+import { useAccountHoldHours } from '@client/lib/client-config';
 import { formatDateTime } from '@client/lib/format';
 import { toast } from '@client/lib/toast';
 import { type ReactNode, useId, useState } from 'react';
@@ -40,10 +41,12 @@ function placeRefusal(
 }
 
 function ChangeWarning({ changing }: { changing: boolean }) {
+  // The server's setting (24 hours unless changed); the form shows before the config loads too.
+  const holdHours = useAccountHoldHours();
   if (!changing) return null;
   return (
     <p className="alert alert-warning text-sm" role="note">
-      {PAYOUTS_TEXT.changeWarning}
+      {PAYOUTS_TEXT.changeWarning(holdHours ?? 24)}
     </p>
   );
 }

@@ -31,7 +31,7 @@ const CONFIG: ClientConfig = {
   identity: { google: false },
   payments: { provider: 'embedded', publishableKey: null },
   fees: { percent: 5, minCents: 0 },
-  payouts: { provider: 'embedded', schedule: 'daily' },
+  payouts: { provider: 'embedded', schedule: 'daily', accountHoldHours: 24 },
   images: { provider: 'embedded', uploadUrl: '/api/images' },
 };
 
@@ -220,7 +220,7 @@ describe('the Payouts page', () => {
     fetchMock.mockResolvedValue(Response.json({ url: 'https://connect.stripe.test/setup/abc' }));
     renderPayouts(
       { ...SUMMARY, account: null, nextPayoutAt: null },
-      { ...CONFIG, payouts: { provider: 'stripe', schedule: 'daily' } },
+      { ...CONFIG, payouts: { provider: 'stripe', schedule: 'daily', accountHoldHours: 24 } },
     );
     expect(screen.queryByLabelText('Routing number')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Set up payouts with Stripe' }));

@@ -80,7 +80,7 @@ function renderSale(sale: Sale, fees?: typeof FEES) {
       identity: { google: false },
       payments: { provider: 'embedded', publishableKey: null },
       fees,
-      payouts: { provider: 'embedded', schedule: 'daily' },
+      payouts: { provider: 'embedded', schedule: 'daily', accountHoldHours: 24 },
       images: { provider: 'embedded', uploadUrl: '/api/images' },
     });
   const router = createMemoryRouter(

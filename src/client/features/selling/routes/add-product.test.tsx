@@ -37,7 +37,7 @@ const CONFIG: ClientConfig = {
   identity: { google: false },
   payments: { provider: 'embedded', publishableKey: null },
   fees: { percent: 5, minCents: 0 },
-  payouts: { provider: 'embedded', schedule: 'daily' },
+  payouts: { provider: 'embedded', schedule: 'daily', accountHoldHours: 24 },
   images: { provider: 'embedded', uploadUrl: '/api/images' },
 };
 
