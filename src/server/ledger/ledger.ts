@@ -26,6 +26,8 @@ export type Posting = {
   orderId?: string;
   payoutId?: string;
   sellerId?: string;
+  /** When it happened, if not now: a sale from before the ledger is booked at its own dates. */
+  at?: Date;
 };
 
 /** Writes `posting` once; false when its key was posted before (nothing written now). */
@@ -44,6 +46,7 @@ export async function post(tx: Tx, posting: Posting): Promise<boolean> {
       orderId: posting.orderId ?? null,
       payoutId: posting.payoutId ?? null,
       sellerId: posting.sellerId ?? null,
+      ...(posting.at ? { createdAt: posting.at } : {}),
     })
     .onConflictDoNothing({ target: ledgerTransactions.key })
     .returning({ key: ledgerTransactions.key });
@@ -55,6 +58,7 @@ export async function post(tx: Tx, posting: Posting): Promise<boolean> {
         account: leg.account,
         amountCents: leg.amountCents,
         orderId: posting.orderId ?? null,
+        ...(posting.at ? { createdAt: posting.at } : {}),
       })),
     );
   return true;

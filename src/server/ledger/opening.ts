@@ -34,9 +34,12 @@ export async function bookEarlierSales(db: Db, limit = 500): Promise<number> {
     if (due.length === 0) return booked;
     for (const { order, money } of due) {
       await db.transaction(async (tx) => {
-        if (!(await postHold(tx, order))) return;
+        // At the sale's own dates, so the figures by day and week show when it happened.
+        const paidAt = order.paidAt ?? order.createdAt;
+        const doneAt = order.completedAt ?? order.endedAt ?? paidAt;
+        if (!(await postHold(tx, order, paidAt))) return;
         const given = money === 'refunding' || money === 'refunded';
-        if (money === 'releasing' || money === 'released') await postGiveBack(tx, order);
+        if (money === 'releasing' || money === 'released') await postGiveBack(tx, order, doneAt);
         else if (HANDED_OVER.has(order.stage) && order.sellerId && money !== 'held') {
           const fee = order.feeCents ?? 0;
           if (order.feeCents === null)
@@ -44,11 +47,11 @@ export async function bookEarlierSales(db: Db, limit = 500): Promise<number> {
               .update(orders)
               .set({ feeCents: 0 })
               .where(and(eq(orders.id, order.id), sql`${orders.feeCents} is null`));
-          await postCapture(tx, order, fee);
-          await postAvailable(tx, order);
-          if (order.stage === 'disputed') await postFreeze(tx, order);
-          if (given) await postRefund(tx, order);
-        } else if (given) await postGiveBack(tx, order);
+          await postCapture(tx, order, fee, doneAt);
+          await postAvailable(tx, order, doneAt);
+          if (order.stage === 'disputed') await postFreeze(tx, order, doneAt);
+          if (given) await postRefund(tx, order, order.endedAt ?? doneAt);
+        } else if (given) await postGiveBack(tx, order, doneAt);
       });
       booked++;
     }

@@ -18,8 +18,9 @@ const sellerOf = (sale: Sale) => {
 };
 
 /** The buyer's card is authorised for the price: the money is held. */
-export const postHold = (tx: Tx, sale: Sale) =>
+export const postHold = (tx: Tx, sale: Sale, at?: Date) =>
   post(tx, {
+    at,
     key: `hold:${sale.id}`,
     kind: 'hold',
     orderId: sale.id,
@@ -27,9 +28,10 @@ export const postHold = (tx: Tx, sale: Sale) =>
   });
 
 /** The handover: the held money is captured, the fee is the marketplace's, the rest pending. */
-export function postCapture(tx: Tx, sale: Sale, feeCents: number) {
+export function postCapture(tx: Tx, sale: Sale, feeCents: number, at?: Date) {
   const sellerId = sellerOf(sale);
   return post(tx, {
+    at,
     key: `capture:${sale.id}`,
     kind: 'capture',
     orderId: sale.id,
@@ -46,25 +48,27 @@ export function postCapture(tx: Tx, sale: Sale, feeCents: number) {
  * The buyer's money goes back without a handover (a cancel, an expiry): the hold is released.
  * A sale whose money was captured meanwhile (outside our steps) is refunded instead.
  */
-export async function postGiveBack(tx: Tx, sale: Sale) {
+export async function postGiveBack(tx: Tx, sale: Sale, at?: Date) {
   const balances = await orderBalances(tx, sale.id);
   const held = balances.get(ACCOUNTS.holds) ?? 0;
   if (held > 0)
     return post(tx, {
+      at,
       key: `release:${sale.id}`,
       kind: 'release',
       orderId: sale.id,
       legs: move(ACCOUNTS.holds, ACCOUNTS.cards, held),
     });
-  return postRefund(tx, sale);
+  return postRefund(tx, sale, at);
 }
 
 /** The funds hold ended with no report: the seller's pending share is theirs to pay out. */
-export async function postAvailable(tx: Tx, sale: Sale) {
+export async function postAvailable(tx: Tx, sale: Sale, at?: Date) {
   const sellerId = sellerOf(sale);
   const pending = sellerShareOf(await orderBalances(tx, sale.id)).pending ?? 0;
   if (pending <= 0) return false;
   return post(tx, {
+    at,
     key: `available:${sale.id}`,
     kind: 'available',
     orderId: sale.id,
@@ -91,13 +95,14 @@ async function paidOutIn(tx: Tx, orderId: string) {
  * A buyer's report freezes the seller's share until the admin decides: pending, or available
  * and not yet paid out. A share paid out already has nothing to freeze (a refund takes it back).
  */
-export async function postFreeze(tx: Tx, sale: Sale) {
+export async function postFreeze(tx: Tx, sale: Sale, at?: Date) {
   const sellerId = sellerOf(sale);
   const share = sellerShareOf(await orderBalances(tx, sale.id));
   const available = (await paidOutIn(tx, sale.id)) ? 0 : (share.available ?? 0);
   const pending = share.pending ?? 0;
   if (pending + available <= 0) return false;
   return post(tx, {
+    at,
     key: `freeze:${sale.id}`,
     kind: 'freeze',
     orderId: sale.id,
@@ -111,11 +116,12 @@ export async function postFreeze(tx: Tx, sale: Sale) {
 }
 
 /** The admin closed the report: the frozen share becomes available. */
-export async function postUnfreeze(tx: Tx, sale: Sale) {
+export async function postUnfreeze(tx: Tx, sale: Sale, at?: Date) {
   const sellerId = sellerOf(sale);
   const frozen = sellerShareOf(await orderBalances(tx, sale.id)).frozen ?? 0;
   if (frozen <= 0) return false;
   return post(tx, {
+    at,
     key: `unfreeze:${sale.id}`,
     kind: 'unfreeze',
     orderId: sale.id,
@@ -129,7 +135,7 @@ export async function postUnfreeze(tx: Tx, sale: Sale) {
  * (pending, frozen, available; once paid out, from the available balance, which goes negative
  * until a Stripe transfer reversal or the seller's next sales make it good) and the fee with it.
  */
-export async function postRefund(tx: Tx, sale: Sale) {
+export async function postRefund(tx: Tx, sale: Sale, at?: Date) {
   const balances = await orderBalances(tx, sale.id);
   const fee = balances.get(ACCOUNTS.fees) ?? 0;
   const share = sellerShareOf(balances);
@@ -145,6 +151,7 @@ export async function postRefund(tx: Tx, sale: Sale) {
     }
   legs.push({ account: ACCOUNTS.cards, amountCents: back });
   return post(tx, {
+    at,
     key: `refund:${sale.id}`,
     kind: 'refund',
     orderId: sale.id,
