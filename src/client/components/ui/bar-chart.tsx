@@ -130,7 +130,7 @@ export function BarChart({
               key={bar.label}
               className={`flex justify-center whitespace-nowrap ${
                 i % narrowStep === 0 ? '' : 'invisible'
-              } ${i % wideStep === 0 ? '@2xl:visible' : ''}`}
+              } ${i % wideStep === 0 ? '@2xl:visible' : '@2xl:invisible'}`}
             >
               {bar.label}
             </span>
