@@ -89,6 +89,8 @@ export type Stock = {
   listed: number;
   /** Who sells each listed phone. */
   sellerOf: Map<string, Account>;
+  /** Every seller, the race seller first: each gets a payout account (soak-payouts.ts). */
+  sellers: Account[];
 };
 
 /** Shop sellers besides the race seller: enough that no one seller's cancels reach its limit. */
@@ -150,6 +152,7 @@ export async function seedStock(
     racePool,
     listed: shop.length + racePool.length,
     sellerOf,
+    sellers,
   };
 }
 

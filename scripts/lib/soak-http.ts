@@ -10,7 +10,7 @@ export type Reply = { status: number; body: unknown; headers: Headers };
 export type Accept = (status: number, body: unknown) => string | undefined;
 
 export type CallOptions = {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   token?: string;
   cookie?: string;
   /** Browsers send Origin; the identity routes refuse POSTs without it. */
