@@ -438,12 +438,12 @@ async function main(): Promise<number> {
   const rampMs = rampS * 1000;
   console.info(`Running ${users} users for ${durationS} s (arriving over ${rampS} s)…`);
   const killTimer = scheduleKill(started);
-  // A few sellers change their payout account a little before mid-run: their payouts wait.
+  // A few sellers change their payout account mid-run, after the arrivals: their payouts wait.
   const switched = payoutsOurs
     ? new Promise<void>((resolve) =>
         setTimeout(
           () => void switchPayoutAccounts(http, payoutAccounts).finally(resolve),
-          durationS * 400,
+          durationS * 500,
         ),
       )
     : Promise.resolve();
