@@ -469,7 +469,7 @@ async function main(): Promise<number> {
           ledger,
           races,
           raceChance: 0.1,
-          raceSeller: stock.raceSeller,
+          raceSellers: stock.raceSellers,
           thinkMs: [400, 1200],
           sales: {
             sellerOf: stock.sellerOf,

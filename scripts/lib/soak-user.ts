@@ -94,8 +94,8 @@ export type SaleOptions = {
   paysOut: (productId: string) => boolean;
 };
 
-/** The share of reports on a paid-out seller's sales that come late. */
-const LATE_REPORTS = 0.6;
+/** The share of reports to be closed on a paid-out seller's sales that come late (refunds: all). */
+const LATE_REPORTS = 0.5;
 
 /**
  * A fate the run allows. A phone whose seller the soak has no account of (demo data) is never
@@ -185,7 +185,7 @@ export type UserContext = {
   ledger: Ledger;
   races: RaceBoard;
   raceChance: number;
-  raceSeller: string;
+  raceSellers: Set<string>;
   thinkMs: [number, number];
   sales: SaleOptions;
 };
@@ -256,7 +256,7 @@ class SimulatedUser {
       );
       if (!reply) break;
       for (const p of reply.body as { _id: string; status: string; email: string }[]) {
-        if (p.status === 'available' && p.email !== this.ctx.raceSeller)
+        if (p.status === 'available' && !this.ctx.raceSellers.has(p.email))
           found.push({ productId: p._id });
       }
       path = found.length >= 6 ? null : nextLink(reply.headers.get('link'));
@@ -266,7 +266,7 @@ class SimulatedUser {
         accept: (s, b) => (s === 200 && Array.isArray(b) ? 'ok' : undefined),
       });
       for (const ad of (ads?.body ?? []) as { advertiseId: string; email: string }[]) {
-        if (ad.email !== this.ctx.raceSeller) found.push({ productId: ad.advertiseId });
+        if (!this.ctx.raceSellers.has(ad.email)) found.push({ productId: ad.advertiseId });
       }
     }
     return found;
@@ -504,7 +504,9 @@ class SimulatedUser {
     // A problem reported after the handover, decided by the admin; late, now and then, when the
     // share may have been paid out (the buyer's report window is longer than the funds hold).
     sale.lateReport =
-      sales.lateReportMs !== null && sales.paysOut(sale.productId) && Math.random() < LATE_REPORTS;
+      sales.lateReportMs !== null &&
+      sales.paysOut(sale.productId) &&
+      (sale.fate === 'dispute-refund' || Math.random() < LATE_REPORTS);
     if (sale.lateReport) await sleep(sales.lateReportMs as number);
     else await this.think();
     const reported = await http.call('sale:report-problem', `/api/orders/${sale.orderId}/report`, {
