@@ -11,6 +11,9 @@
  *   npm run soak -- --servers 2 [--kill-at 30]: N servers on one PostgreSQL (a throwaway one
  *     unless --database-url) and object storage behind haproxy; one is killed (SIGKILL) at
  *     --kill-at seconds (default: half the run) and started again 5 s later
+ *   npm run soak -- --funds-hold 4 --payout-every 2 --account-hold 10: the sellers' money on the
+ *     soak's server (seconds): the funds hold after a handover, the payout period, the hold after
+ *     a change of payout account (issue 30)
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -19,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { startPostgres } from '../bench/lib/postgres';
 import { openDatabase } from '../src/server/db/client';
 import { askRunningServer } from '../src/server/operator';
+import { EmbeddedPaymentProvider } from '../src/server/payments/embedded-processor';
 import { setAdmin } from '../src/server/repositories/users';
 import { startS3Server } from '../tests/helpers/s3-server';
 import { type Cluster, startCluster } from './lib/cluster';
@@ -26,8 +30,16 @@ import { freePort, ROOT, type ServerProcess, startServer } from './lib/server-pr
 import { seedStock, soldBefore } from './lib/soak-catalog';
 import { type Account, createAccount, Http } from './lib/soak-http';
 import {
+  awaitPayoutsSettled,
+  type PayoutSummaryRead,
+  type SellerPayouts,
+  setUpPayoutAccounts,
+  switchPayoutAccounts,
+} from './lib/soak-payouts';
+import {
   type Check,
   emptyTotals,
+  exercisedChecks,
   type Reconciliation,
   raceCheck,
   reconcile,
@@ -48,6 +60,9 @@ const { values: args } = parseArgs({
     'keep-data': { type: 'boolean', default: false },
     servers: { type: 'string', default: '1' },
     'kill-at': { type: 'string' },
+    'funds-hold': { type: 'string', default: '4' },
+    'payout-every': { type: 'string', default: '2' },
+    'account-hold': { type: 'string', default: '10' },
   },
 });
 
@@ -74,6 +89,13 @@ if (!(rampS >= 0 && rampS < durationS)) {
 const holdS = positive('hold', args.hold ?? '20');
 const timedWorkMs = positive('timed-work-ms', args['timed-work-ms']);
 const servers = positive('servers', args.servers);
+// The sellers' money on the soak's own server (issue 30), in seconds: short, so that within a
+// minute shares become available, are paid out once a period, and a report comes after a payout.
+const fundsHoldS = positive('funds-hold', args['funds-hold']);
+const payoutEveryS = positive('payout-every', args['payout-every']);
+const accountHoldS = positive('account-hold', args['account-hold']);
+/** Payouts run on the soak's own server (with --url the server's schedule is not ours to know). */
+const payoutsOurs = !args.url;
 if (servers > 1 && args.url) {
   console.error('--servers starts servers of its own: leave out --url');
   process.exit(2);
@@ -148,6 +170,15 @@ type Results = {
   operations: OperationSummary[];
   errorsByKind: ReturnType<SoakStats['summary']>['errors'];
   ledger: { acknowledged: number; released: number; acknowledgedCents: number };
+  /** The sellers' payout accounts and their periods (null: not the soak's server). */
+  payouts: {
+    fundsHoldS: number;
+    payoutEveryS: number;
+    accountHoldS: number;
+    accounts: Record<string, number>;
+    lateReports: number;
+    settleS: number;
+  } | null;
   races: { started: number; contested: number; released: number };
   sales: {
     holdS: number | null;
@@ -217,10 +248,24 @@ function markdown(r: Results): string {
           '',
         ]
       : []),
+    ...(r.reconciliation && !r.reconciliation.skipped ? moneyLines(r) : []),
     ...r.checks.map((c) => `- ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`),
     '',
   ];
   return lines.join('\n');
+}
+
+/** The sellers' money in the report (issue 30). */
+function moneyLines(r: Results): string[] {
+  const m = r.reconciliation?.totals.sellerMoney;
+  if (!m) return [];
+  const p = r.payouts;
+  return [
+    `sellers' money${p ? ` (funds hold ${p.fundsHoldS} s, payouts every ${p.payoutEveryS} s, ${p.accountHoldS} s hold after an account change; accounts: ${counted(p.accounts)}; ${p.lateReports} reports came late; the end waited ${p.settleS.toFixed(1)} s for the money to settle)` : ''}: fees ${money(m.feesCents)}; **payouts paid ${m.payoutsPaid}** (${money(m.payoutsPaidCents)}), **failed ${m.payoutsFailed}** (${counted(m.failedReasons)}), sending ${m.payoutsSending}; **refunds before payout ${m.refundsBeforePayout}, after payout ${m.refundsAfterPayout}** (${money(m.refundedCents)} back to cards); sellers' available balance negative at some point: ${m.negativeEver} (lowest ${money(m.lowestAvailableCents)}), at the end: ${m.negativeAtEnd}; account changes held ${m.accountChanges}, paid to the new account after the hold ${m.paidAfterHold}`,
+    '',
+    `at the end: paid out ${money(m.sellers.paid)}, available ${money(m.sellers.available)}, pending ${money(m.sellers.pending)}, frozen ${money(m.sellers.frozen)}, sending ${money(m.sellers.sending)}; completed sales' shares: ${m.completedShares.paidOut} paid out, ${m.completedShares.available} available, ${m.completedShares.pending} pending, ${m.completedShares.frozen} frozen`,
+    '',
+  ];
 }
 
 /**
@@ -282,6 +327,11 @@ const serverEnv = () => ({
   IDENTITY_RATE_LIMIT: '0',
   HOLD_DAYS: String(holdS / 86_400),
   TIMED_WORK_MS: String(timedWorkMs),
+  // The sellers' money (issue 30), in seconds expressed as the server's hours.
+  MARKETPLACE_FEE_PERCENT: '5',
+  FUNDS_HOLD_HOURS: String(fundsHoldS / 3600),
+  PAYOUT_SCHEDULE: `${payoutEveryS}s`,
+  PAYOUT_ACCOUNT_HOLD_HOURS: String(accountHoldS / 3600),
 });
 
 /** Kills the last server at `killAtS` (SIGKILL: no drain, no goodbye), then starts it again. */
@@ -365,10 +415,12 @@ async function main(): Promise<number> {
   let stock: Awaited<ReturnType<typeof seedStock>>;
   let before: Set<string>;
   let admin: Account | null;
+  let payoutAccounts: SellerPayouts[] = [];
   try {
     stock = await seedStock(setup, runId, { phones, racePhones });
     before = await soldBefore(setup);
     admin = await makeAdmin(setup);
+    if (payoutsOurs) payoutAccounts = await setUpPayoutAccounts(setup, stock.sellers);
   } catch (err) {
     console.error((err as Error).message);
     return setupFailed();
@@ -386,6 +438,20 @@ async function main(): Promise<number> {
   const rampMs = rampS * 1000;
   console.info(`Running ${users} users for ${durationS} s (arriving over ${rampS} s)…`);
   const killTimer = scheduleKill(started);
+  // A few sellers change their payout account mid-run, after the arrivals: their payouts wait.
+  const switched = payoutsOurs
+    ? new Promise<void>((resolve) =>
+        setTimeout(
+          () => void switchPayoutAccounts(http, payoutAccounts).finally(resolve),
+          durationS * 500,
+        ),
+      )
+    : Promise.resolve();
+  const planOfSeller = new Map(payoutAccounts.map((p) => [p.account.email, p.plan]));
+  // A late report comes past the funds hold, a payout period and a few rounds of the timed work.
+  const lateReportMs = payoutsOurs
+    ? (fundsHoldS + 2 * payoutEveryS) * 1000 + 3 * timedWorkMs
+    : null;
   const progress = setInterval(() => {
     const s = Math.round((Date.now() - started) / 1000);
     console.info(
@@ -403,14 +469,24 @@ async function main(): Promise<number> {
           ledger,
           races,
           raceChance: 0.1,
-          raceSeller: stock.raceSeller,
+          raceSellers: stock.raceSellers,
           thinkMs: [400, 1200],
-          sales: { sellerOf: stock.sellerOf, admin, expiries },
+          sales: {
+            sellerOf: stock.sellerOf,
+            admin,
+            expiries,
+            lateReportMs,
+            paysOut: (productId) => {
+              const seller = stock.sellerOf.get(productId);
+              return seller !== undefined && planOfSeller.get(seller.email) === 'paying';
+            },
+          },
         },
         i,
       );
     }),
   );
+  await switched;
   clearInterval(progress);
   if (killTimer) clearTimeout(killTimer);
   const wallS = (Date.now() - started) / 1000;
@@ -427,6 +503,21 @@ async function main(): Promise<number> {
     holdsDueBefore = new Date(Date.now() - 3 * timedWorkMs);
   }
   const endingS = (Date.now() - endingStarted) / 1000;
+
+  // The sellers' money settles: every funds hold released, no payout sending, no account on hold
+  // with money to pay; then one more payout period. Each seller's figures are read as they see them.
+  const settleStarted = Date.now();
+  let sellerFigures: Map<string, PayoutSummaryRead> | undefined;
+  let fundsDueBefore: Date | null = null;
+  if (payoutsOurs) {
+    console.info("Waiting for the sellers' money to settle (funds holds, payouts)…");
+    sellerFigures = await awaitPayoutsSettled(http, payoutAccounts, {
+      until: settleStarted + (fundsHoldS + accountHoldS + 60) * 1000,
+      periodMs: payoutEveryS * 1000 + 2 * timedWorkMs,
+    });
+    fundsDueBefore = new Date(Date.now() - 2 * timedWorkMs);
+  }
+  const settleS = (Date.now() - settleStarted) / 1000;
 
   let serverStop = 'not ours (--url)';
   if (cluster) {
@@ -476,8 +567,22 @@ async function main(): Promise<number> {
         ledger,
         soldBefore: before,
         holdsDueBefore,
+        // The soak's own servers use the embedded processor: its intents are in the database.
+        provider: args.url ? undefined : new EmbeddedPaymentProvider(db.db),
+        fundsDueBefore,
+        sellerFigures,
+        payoutAccounts,
       });
       checks.push(...reconciliation.checks);
+      checks.push(
+        ...(await exercisedChecks(db.db, {
+          ledger,
+          totals: reconciliation.totals,
+          expiries,
+          disputes: admin !== null,
+          payouts: payoutsOurs,
+        })),
+      );
     } finally {
       await db.close();
     }
@@ -524,6 +629,16 @@ async function main(): Promise<number> {
       released: ledger.released.length,
       acknowledgedCents: ledger.acknowledged.reduce((n, a) => n + a.priceCents, 0),
     },
+    payouts: payoutsOurs
+      ? {
+          fundsHoldS,
+          payoutEveryS,
+          accountHoldS,
+          accounts: tally(payoutAccounts.map((p) => p.plan)),
+          lateReports: ledger.sales.filter((s) => s.lateReport).length,
+          settleS,
+        }
+      : null,
     races: { started: races.races.length, contested: raced.contested, released: raced.released },
     sales: {
       holdS: expiries ? holdS : null,

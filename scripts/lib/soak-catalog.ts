@@ -84,15 +84,20 @@ async function listPhone(
 }
 
 export type Stock = {
-  raceSeller: string;
+  /** The sellers of the race pool (two: one paid out, one whose payouts fail). */
+  raceSellers: Set<string>;
   racePool: Listed[];
   listed: number;
   /** Who sells each listed phone. */
   sellerOf: Map<string, Account>;
+  /** Every seller, the race seller first: each gets a payout account (soak-payouts.ts). */
+  sellers: Account[];
 };
 
 /** Shop sellers besides the race seller: enough that no one seller's cancels reach its limit. */
 const SHOP_SELLERS = 11;
+/** Race sellers: a race's phone is always handed over, so each is sure to have sales. */
+const RACE_SELLERS = 2;
 
 export async function seedStock(
   http: Http,
@@ -100,13 +105,14 @@ export async function seedStock(
   { phones, racePhones }: { phones: number; racePhones: number },
 ): Promise<Stock> {
   const sellers: Account[] = [];
-  for (let i = 0; i <= SHOP_SELLERS; i++) {
+  for (let i = 0; i < RACE_SELLERS + SHOP_SELLERS; i++) {
     const email = `soak-${runId}-seller${i}@soak.example`;
     const account = await createAccount(http, email, `Soak Seller ${i}`, 'seller');
     if (!account) throw new Error(`could not create seller ${email}`);
     sellers.push(account);
   }
-  const [raceSeller, ...shopSellers] = sellers as [Account, ...Account[]];
+  const raceSellers = sellers.slice(0, RACE_SELLERS);
+  const shopSellers = sellers.slice(RACE_SELLERS);
   const photos = new Map<string, string>();
   for (const seller of sellers) {
     const url = await uploadPhoto(http, seller);
@@ -139,6 +145,7 @@ export async function seedStock(
     Array.from({ length: racePhones }, (_, n) => n),
     8,
     async (n) => {
+      const raceSeller = raceSellers[n % RACE_SELLERS] as Account;
       const listed = await listPhone(http, raceSeller, photos.get(raceSeller.email) ?? '', n);
       if (!listed) return;
       racePool.push(listed);
@@ -146,10 +153,11 @@ export async function seedStock(
     },
   );
   return {
-    raceSeller: raceSeller.email,
+    raceSellers: new Set(raceSellers.map((s) => s.email)),
     racePool,
     listed: shop.length + racePool.length,
     sellerOf,
+    sellers,
   };
 }
 

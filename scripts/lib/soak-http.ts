@@ -10,7 +10,7 @@ export type Reply = { status: number; body: unknown; headers: Headers };
 export type Accept = (status: number, body: unknown) => string | undefined;
 
 export type CallOptions = {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   token?: string;
   cookie?: string;
   /** Browsers send Origin; the identity routes refuse POSTs without it. */
@@ -24,6 +24,8 @@ export type CallOptions = {
    * outcome `busy-retried`; the last 429 is an error.
    */
   retriesWhenBusy?: number;
+  /** The wait before trying again after a 429 that names none (seconds); 0: not tried again. */
+  retryAfterS?: number;
 };
 
 export const messageOf = (body: unknown): string =>
@@ -118,7 +120,7 @@ export class Http {
       this.stats.error('server-error', operation, `${status} ${text}`, status);
       return null;
     }
-    const retryAfterS = Number(responseHeaders.get('retry-after'));
+    const retryAfterS = Number(responseHeaders.get('retry-after')) || (options.retryAfterS ?? 0);
     if (status === 429 && mayRetry && retryAfterS > 0) {
       this.stats.record(operation, elapsed, 'busy-retried');
       await new Promise((r) => setTimeout(r, retryAfterS * 1000 * (1 + Math.random())));

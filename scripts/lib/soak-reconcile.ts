@@ -10,9 +10,18 @@
  *   completed, disputed   captured             succeeded
  *   cancelled, expired    released (refunded)  canceled (refunded)
  *   refunded              refunded             refunded
+ *
+ * And the sellers' money (issue 30): the ledger check (`npm run ledger:check`, with the payment
+ * provider so each payment is compared with the processor's intent), no payout left sending, every
+ * funds hold due released, every completed sale's share paid out or still the seller's (pending,
+ * frozen, available), each seller's money as their Payouts page showed it, and a payout account
+ * change holding payouts.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
+import { checkLedger } from '../../src/server/ledger/check';
+import type { PaymentProvider } from '../../src/server/payments/payment-provider';
+import type { PayoutSummaryRead, SellerPayouts } from './soak-payouts';
 import type { Ledger, Race } from './soak-user';
 
 export type Check = { name: string; ok: boolean; detail: string };
@@ -31,7 +40,53 @@ export type Totals = {
   /** The processor's intents by status (those a card was given for). */
   intents: Record<string, number>;
   succeededIntentsCents: number;
+  /** The sellers' money (issue 30), from the ledger and the payouts. */
+  sellerMoney: MoneyTotals;
 };
+
+export type MoneyTotals = {
+  feesCents: number;
+  /** Refund transactions of handed-over sales: before any payout carried the sale, or after. */
+  refundsBeforePayout: number;
+  refundsAfterPayout: number;
+  refundedCents: number;
+  payoutsPaid: number;
+  payoutsPaidCents: number;
+  payoutsFailed: number;
+  /** Failed payouts by the bank's reason. */
+  failedReasons: Record<string, number>;
+  payoutsSending: number;
+  /** The sellers' money at the end, by bucket (cents); sending is the payouts on their way. */
+  sellers: { pending: number; frozen: number; available: number; sending: number; paid: number };
+  /** Completed sales by where their share is at the end. */
+  completedShares: { paidOut: number; available: number; pending: number; frozen: number };
+  /** Sellers whose available balance went below zero at some point, and at the end. */
+  negativeEver: number;
+  negativeAtEnd: number;
+  lowestAvailableCents: number;
+  /** Payout account changes that held payouts, and payouts made to the new account after it. */
+  accountChanges: number;
+  paidAfterHold: number;
+};
+
+const emptyMoney = (): MoneyTotals => ({
+  feesCents: 0,
+  refundsBeforePayout: 0,
+  refundsAfterPayout: 0,
+  refundedCents: 0,
+  payoutsPaid: 0,
+  payoutsPaidCents: 0,
+  payoutsFailed: 0,
+  failedReasons: {},
+  payoutsSending: 0,
+  sellers: { pending: 0, frozen: 0, available: 0, sending: 0, paid: 0 },
+  completedShares: { paidOut: 0, available: 0, pending: 0, frozen: 0 },
+  negativeEver: 0,
+  negativeAtEnd: 0,
+  lowestAvailableCents: 0,
+  accountChanges: 0,
+  paidAfterHold: 0,
+});
 
 export type Reconciliation = { checks: Check[]; totals: Totals };
 
@@ -46,6 +101,7 @@ export const emptyTotals = (): Totals => ({
   capturedCents: 0,
   intents: {},
   succeededIntentsCents: 0,
+  sellerMoney: emptyMoney(),
 });
 
 /** The money a payment of a sale in each stage may be in, once every step is done. */
@@ -89,12 +145,24 @@ export async function reconcile(
     ledger,
     soldBefore,
     holdsDueBefore,
+    provider,
+    fundsDueBefore = null,
+    sellerFigures,
+    payoutAccounts = [],
   }: {
     runId: string;
     ledger: Ledger;
     soldBefore: Set<string>;
     /** Every hold due before this must have expired (null: expiry not checked). */
     holdsDueBefore: Date | null;
+    /** The server's payment provider: the ledger check compares each payment with it. */
+    provider?: PaymentProvider;
+    /** Every seller's share due before this must have been released (null: not checked). */
+    fundsDueBefore?: Date | null;
+    /** Each soak seller's money as their Payouts page showed it at the end, by email. */
+    sellerFigures?: Map<string, PayoutSummaryRead>;
+    /** The soak sellers' payout accounts, some changed mid-run. */
+    payoutAccounts?: SellerPayouts[];
   },
 ): Promise<Reconciliation> {
   const checks: Check[] = [];
@@ -383,7 +451,323 @@ export async function reconcile(
           `${s.orderId} (${s.fate}: expected ${s.stage}, is ${saleById.get(s.orderId)?.stage})`,
       ),
   );
+  totals.sellerMoney = await reconcileMoney(db, check, checks, {
+    provider,
+    fundsDueBefore,
+    sellerFigures,
+    payoutAccounts,
+  });
   return { checks, totals };
+}
+
+/** The sellers' money (issue 30): the ledger check, payouts, shares, and the sellers' own view. */
+async function reconcileMoney(
+  db: Db,
+  check: (name: string, bad: string[], note?: string) => void,
+  checks: Check[],
+  {
+    provider,
+    fundsDueBefore,
+    sellerFigures,
+    payoutAccounts,
+  }: {
+    provider?: PaymentProvider;
+    fundsDueBefore: Date | null;
+    sellerFigures?: Map<string, PayoutSummaryRead>;
+    payoutAccounts: SellerPayouts[];
+  },
+): Promise<MoneyTotals> {
+  const money = emptyMoney();
+  const problems = await checkLedger(db, { provider });
+  checks.push({
+    name: `the ledger check (npm run ledger:check${provider ? ", each payment against the processor's intent" : ''}) finds nothing`,
+    ok: problems.length === 0,
+    detail:
+      problems.length === 0
+        ? 'the books add up'
+        : `${problems.length} problems: ${problems.slice(0, 5).join('; ')}`,
+  });
+
+  const payouts = await rows<{
+    id: string;
+    status: string;
+    amount_cents: number;
+    reason: string | null;
+  }>(db, sql`select id, status, amount_cents, failure_reason as reason from payouts`);
+  for (const p of payouts) {
+    if (p.status === 'paid') {
+      money.payoutsPaid++;
+      money.payoutsPaidCents += Number(p.amount_cents);
+    } else if (p.status === 'failed') {
+      money.payoutsFailed++;
+      const reason = p.reason ?? 'no reason';
+      money.failedReasons[reason] = (money.failedReasons[reason] ?? 0) + 1;
+    } else money.payoutsSending++;
+  }
+  check(
+    'no payout is left sending after the last timed work',
+    payouts.filter((p) => p.status === 'sending').map((p) => p.id),
+  );
+  check(
+    'every failed payout says why',
+    payouts.filter((p) => p.status === 'failed' && !p.reason).map((p) => p.id),
+  );
+
+  if (fundsDueBefore) {
+    const due = await rows<{ id: string }>(
+      db,
+      sql`select id from orders where funds_due_at < ${fundsDueBefore.toISOString()}::timestamptz`,
+    );
+    check(
+      "every seller's share past its funds hold was released by the timed work",
+      due.map((r) => r.id),
+    );
+  }
+
+  // Each completed sale's share: paid out by one payout of its net, or still the seller's.
+  const shares = await rows<{
+    id: string;
+    share: number;
+    pending: number;
+    frozen: number;
+    available: number;
+    paid_out: number;
+    carried: number;
+  }>(
+    db,
+    sql`select o.id, o.price_cents - o.fee_cents as share,
+          coalesce(sum(e.amount_cents) filter (where e.account like 'seller:%:pending'), 0) as pending,
+          coalesce(sum(e.amount_cents) filter (where e.account like 'seller:%:frozen'), 0) as frozen,
+          coalesce(sum(e.amount_cents) filter (where e.account like 'seller:%:available'), 0) as available,
+          (select coalesce(sum(s.net_cents), 0) from payout_sales s join payouts p on p.id = s.payout_id
+            where s.order_id = o.id and p.status = 'paid') as paid_out,
+          (select count(*) from payout_sales s join payouts p on p.id = s.payout_id
+            where s.order_id = o.id and p.status in ('paid', 'sending')) as carried
+        from orders o left join ledger_entries e on e.order_id = o.id
+        where o.stage = 'completed'
+        group by o.id, o.price_cents, o.fee_cents`,
+  );
+  const unaccounted: string[] = [];
+  for (const s of shares) {
+    const share = Number(s.share);
+    const [pending, frozen, available] = [s.pending, s.frozen, s.available].map(Number) as [
+      number,
+      number,
+      number,
+    ];
+    if (Number(s.carried) > 1) unaccounted.push(`${s.id} (in ${s.carried} payouts)`);
+    else if (Number(s.carried) === 1) {
+      if (Number(s.paid_out) !== share)
+        unaccounted.push(`${s.id} (share ${share}, paid out ${s.paid_out})`);
+      else money.completedShares.paidOut++;
+    } else if (pending + frozen + available !== share || Math.min(pending, frozen, available) < 0)
+      unaccounted.push(
+        `${s.id} (share ${share}: pending ${pending}, frozen ${frozen}, available ${available})`,
+      );
+    else if (available === share) money.completedShares.available++;
+    else if (pending === share) money.completedShares.pending++;
+    else money.completedShares.frozen++;
+  }
+  check(
+    "every completed sale's share is paid out (one payout, its net) or the seller's (pending, frozen, available)",
+    unaccounted,
+    ` (${shares.length} completed: ${money.completedShares.paidOut} paid out, ${money.completedShares.available} available, ${money.completedShares.pending} pending, ${money.completedShares.frozen} frozen)`,
+  );
+
+  // Each seller: what their accounts hold (and their payouts sending) = their sales' shares.
+  const perSeller = await rows<{
+    seller: string;
+    email: string | null;
+    booked: number;
+    shares: number;
+  }>(
+    db,
+    sql`with booked as (
+          select split_part(account, ':', 2) as seller, sum(amount_cents) as cents
+          from ledger_entries where account like 'seller:%' group by 1
+          union all
+          select seller_id::text, sum(amount_cents) from payouts where status = 'sending' group by 1),
+        shares as (
+          select seller_id::text as seller, sum(price_cents - fee_cents) as cents from orders
+          where stage in ('completed', 'disputed') and fee_cents is not null group by 1)
+        select coalesce(b.seller, s.seller) as seller, u.email,
+          coalesce(b.cents, 0) as booked, coalesce(s.cents, 0) as shares
+        from (select seller, sum(cents) as cents from booked group by seller) b
+        full join shares s on s.seller = b.seller
+        left join users u on u.id::text = coalesce(b.seller, s.seller)`,
+  );
+  check(
+    "every seller's money (paid out, sending, available, pending, frozen) is the shares of their sales kept (completed, disputed)",
+    perSeller
+      .filter((r) => Number(r.booked) !== Number(r.shares))
+      .map((r) => `${r.email ?? r.seller} (booked ${r.booked}, shares ${r.shares})`),
+    ` (${perSeller.length} sellers)`,
+  );
+
+  const [buckets] = await rows<Record<string, number>>(
+    db,
+    sql`select
+          coalesce(sum(amount_cents) filter (where account like 'seller:%:pending'), 0) as pending,
+          coalesce(sum(amount_cents) filter (where account like 'seller:%:frozen'), 0) as frozen,
+          coalesce(sum(amount_cents) filter (where account like 'seller:%:available'), 0) as available,
+          coalesce(sum(amount_cents) filter (where account like 'seller:%:paid'), 0) as paid,
+          coalesce(sum(amount_cents) filter (where account = 'payouts:sending'), 0) as sending,
+          coalesce(sum(amount_cents) filter (where account = 'fees'), 0) as fees
+        from ledger_entries`,
+  );
+  money.sellers = {
+    pending: Number(buckets?.pending ?? 0),
+    frozen: Number(buckets?.frozen ?? 0),
+    available: Number(buckets?.available ?? 0),
+    sending: Number(buckets?.sending ?? 0),
+    paid: Number(buckets?.paid ?? 0),
+  };
+  money.feesCents = Number(buckets?.fees ?? 0);
+
+  const refunds = await rows<{ id: string; cents: number; after: boolean }>(
+    db,
+    sql`select t.order_id as id,
+          (select coalesce(sum(e.amount_cents), 0) from ledger_entries e
+            where e.transaction_key = t.key and e.account = 'cards') as cents,
+          exists (select 1 from payout_sales s join payouts p on p.id = s.payout_id
+            where s.order_id = t.order_id and p.status = 'paid' and p.created_at <= t.created_at) as after
+        from ledger_transactions t
+        where t.kind = 'refund' and exists (select 1 from ledger_transactions c
+          where c.order_id = t.order_id and c.kind = 'capture')`,
+  );
+  for (const r of refunds) {
+    if (r.after) money.refundsAfterPayout++;
+    else money.refundsBeforePayout++;
+    money.refundedCents += Number(r.cents);
+  }
+
+  const negatives = await rows<{ account: string; lowest: number; at_end: number }>(
+    db,
+    sql`select account, min(running) as lowest, sum(amount_cents) as at_end from (
+          select account, amount_cents,
+            sum(amount_cents) over (partition by account order by seq) as running
+          from ledger_entries where account like 'seller:%:available') x
+        group by account having min(running) < 0`,
+  );
+  money.negativeEver = negatives.length;
+  money.negativeAtEnd = negatives.filter((n) => Number(n.at_end) < 0).length;
+  money.lowestAvailableCents = Math.min(0, ...negatives.map((n) => Number(n.lowest)));
+
+  // The sellers' own view against the ledger: their total is not moved by a payout in between.
+  if (sellerFigures) {
+    const ids = await rows<{ id: string; email: string }>(
+      db,
+      sql`select id::text, email from users where email = any(${`{${[...sellerFigures.keys()].join(',')}}`}::text[])`,
+    );
+    const bookedOf = new Map(perSeller.map((r) => [r.seller, Number(r.booked)]));
+    const cents = (dollars: number) => Math.round(dollars * 100);
+    check(
+      "every soak seller's Payouts page (pending + frozen + available + sending + paid out) shows their money in the ledger",
+      ids
+        .filter((u) => {
+          const s = sellerFigures.get(u.email);
+          if (!s) return true;
+          const shown =
+            cents(s.pending) +
+            cents(s.frozen) +
+            cents(s.available) +
+            cents(s.sending) +
+            cents(s.paidOut);
+          return shown !== (bookedOf.get(u.id) ?? 0);
+        })
+        .map((u) => u.email),
+      ` (${ids.length} sellers read)`,
+    );
+  }
+
+  // A change of payout account holds the seller's payouts; after the hold they go to the new one.
+  const changed = payoutAccounts.filter((p) => p.heldUntil);
+  money.accountChanges = changed.length;
+  const heldBad: string[] = [];
+  for (const seller of changed) {
+    const heldUntil = new Date(seller.heldUntil as string);
+    const [row] = await rows<{ during: number; after: number; elsewhere: number }>(
+      db,
+      sql`select
+            count(*) filter (where p.created_at >= a.updated_at and p.created_at < a.payouts_held_until) as during,
+            count(*) filter (where p.created_at >= a.payouts_held_until and p.destination = a.external_id) as after,
+            count(*) filter (where p.created_at >= a.payouts_held_until and p.destination <> a.external_id) as elsewhere
+          from users u join payout_accounts a on a.seller_id = u.id
+          left join payouts p on p.seller_id = u.id
+          where u.email = ${seller.account.email}
+          group by a.updated_at, a.payouts_held_until, a.external_id`,
+    );
+    if (!row) heldBad.push(`${seller.account.email} (no account)`);
+    else if (Number(row.during) > 0 || Number(row.elsewhere) > 0)
+      heldBad.push(
+        `${seller.account.email} (${row.during} payouts during the hold to ${heldUntil.toISOString()}, ${row.elsewhere} after it to the old account)`,
+      );
+    else money.paidAfterHold += Number(row.after);
+  }
+  check(
+    'a change of payout account held payouts (none during the hold; after it, to the new account)',
+    heldBad,
+    ` (${changed.length} changes, ${money.paidAfterHold} payouts to the new account after the hold)`,
+  );
+  return money;
+}
+
+/**
+ * What the run must have exercised, else it proved little: sales completed, cancelled, expired
+ * (when holds expire in it), disputed and refunded; payouts paid and failed; a refund after the
+ * share was paid out; a change of account holding payouts. Counted over this run's sales.
+ */
+export async function exercisedChecks(
+  db: Db,
+  {
+    ledger,
+    totals,
+    expiries,
+    disputes,
+    payouts,
+  }: {
+    ledger: Ledger;
+    totals: Totals;
+    expiries: boolean;
+    /** An admin decided reports (false: none could be made). */
+    disputes: boolean;
+    /** The soak's own server paid out on a short schedule (false: a server given by --url). */
+    payouts: boolean;
+  },
+): Promise<Check[]> {
+  const ids = ledger.sales.map((s) => s.orderId);
+  const stages = countBy(
+    await rows(
+      db,
+      sql`select stage as key, count(*)::int as n from orders
+          where id = any(${arrayOf(ids)}::uuid[]) group by stage`,
+    ),
+  );
+  const [disputed] = await rows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from disputes where order_id = any(${arrayOf(ids)}::uuid[])`,
+  );
+  const m = totals.sellerMoney;
+  const wanted: [string, number, boolean][] = [
+    ['sales completed', stages.completed ?? 0, true],
+    ['sales cancelled', stages.cancelled ?? 0, true],
+    ['sales expired', stages.expired ?? 0, expiries],
+    ['sales disputed (reported)', Number(disputed?.n ?? 0), disputes],
+    ['sales refunded', stages.refunded ?? 0, disputes],
+    ['payouts paid', m.payoutsPaid, payouts],
+    ['payouts failed', m.payoutsFailed, payouts],
+    ['refunds after the payout', m.refundsAfterPayout, payouts && disputes],
+    ['payout account changes that held payouts', m.accountChanges, payouts],
+  ];
+  const counted = wanted.filter(([, , asked]) => asked);
+  const missing = counted.filter(([, n]) => n === 0).map(([name]) => name);
+  return [
+    {
+      name: 'the run exercised every money path (each at least once)',
+      ok: missing.length === 0,
+      detail: `${counted.map(([name, n]) => `${name} ${n}`).join(', ')}; none: ${missing.join(', ') || 'nothing missing'}`,
+    },
+  ];
 }
 
 /** Client-side: each race whose racers reached the record call has exactly one winner. */

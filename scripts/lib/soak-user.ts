@@ -6,7 +6,9 @@
  *
  * Every payment the buyer is told about then goes on as a sale: handed over (the buyer reads the
  * code, the seller enters it, now and then after a wrong one), cancelled by the buyer or by the
- * seller, left to expire, or handed over and then reported, for the admin to refund or close.
+ * seller, left to expire, or handed over and then reported, for the admin to refund or close;
+ * some reports come late, after the seller's funds hold ended and the share was paid out, so the
+ * refund leaves the seller a negative balance their next sales make good (issue 30).
  */
 
 import type { OrderStage } from '../../src/shared/order-process';
@@ -55,6 +57,8 @@ export type SaleRecord = {
   wrongCodes: number;
   /** The hold expired before the handover or cancel came (409): the sale must be expired. */
   tooLate: boolean;
+  /** Reported after the funds hold and a payout period (the share likely paid out already). */
+  lateReport: boolean;
   stage: OrderStage | null;
 };
 
@@ -66,12 +70,12 @@ export type Ledger = {
 
 /** How often each fate is chosen (weights); see SaleOptions for the ones a run can rule out. */
 const FATES: [SaleFate, number][] = [
-  ['handover', 40],
+  ['handover', 36],
   ['buyer-cancel', 14],
   ['seller-cancel', 10],
   ['expire', 24],
-  ['dispute-refund', 7],
-  ['dispute-close', 5],
+  ['dispute-refund', 10],
+  ['dispute-close', 6],
 ];
 
 export type SaleOptions = {
@@ -81,7 +85,17 @@ export type SaleOptions = {
   admin: Account | null;
   /** Whether holds expire within the run (the soak's own server has a short HOLD_DAYS). */
   expiries: boolean;
+  /**
+   * How long after the handover a late report comes (past the funds hold and a payout period);
+   * null: none late. Most reports on a sale whose seller's payouts arrive are late.
+   */
+  lateReportMs: number | null;
+  /** Whether the payouts of the phone's seller arrive (a paying account): late reports go there. */
+  paysOut: (productId: string) => boolean;
 };
+
+/** The share of reports to be closed on a paid-out seller's sales that come late (refunds: all). */
+const LATE_REPORTS = 0.5;
 
 /**
  * A fate the run allows. A phone whose seller the soak has no account of (demo data) is never
@@ -171,7 +185,7 @@ export type UserContext = {
   ledger: Ledger;
   races: RaceBoard;
   raceChance: number;
-  raceSeller: string;
+  raceSellers: Set<string>;
   thinkMs: [number, number];
   sales: SaleOptions;
 };
@@ -242,7 +256,7 @@ class SimulatedUser {
       );
       if (!reply) break;
       for (const p of reply.body as { _id: string; status: string; email: string }[]) {
-        if (p.status === 'available' && p.email !== this.ctx.raceSeller)
+        if (p.status === 'available' && !this.ctx.raceSellers.has(p.email))
           found.push({ productId: p._id });
       }
       path = found.length >= 6 ? null : nextLink(reply.headers.get('link'));
@@ -252,7 +266,7 @@ class SimulatedUser {
         accept: (s, b) => (s === 200 && Array.isArray(b) ? 'ok' : undefined),
       });
       for (const ad of (ads?.body ?? []) as { advertiseId: string; email: string }[]) {
-        if (ad.email !== this.ctx.raceSeller) found.push({ productId: ad.advertiseId });
+        if (!this.ctx.raceSellers.has(ad.email)) found.push({ productId: ad.advertiseId });
       }
     }
     return found;
@@ -405,6 +419,7 @@ class SimulatedUser {
         }),
         wrongCodes: 0,
         tooLate: false,
+        lateReport: false,
         stage: 'paid',
       });
     } else {
@@ -486,8 +501,14 @@ class SimulatedUser {
     this.settled(sale, handed, 'completed');
     if (sale.stage !== 'completed' || !sale.fate.startsWith('dispute')) return;
 
-    // A problem reported after the handover, decided by the admin.
-    await this.think();
+    // A problem reported after the handover, decided by the admin; late, now and then, when the
+    // share may have been paid out (the buyer's report window is longer than the funds hold).
+    sale.lateReport =
+      sales.lateReportMs !== null &&
+      sales.paysOut(sale.productId) &&
+      (sale.fate === 'dispute-refund' || Math.random() < LATE_REPORTS);
+    if (sale.lateReport) await sleep(sales.lateReportMs as number);
+    else await this.think();
     const reported = await http.call('sale:report-problem', `/api/orders/${sale.orderId}/report`, {
       method: 'POST',
       token: this.account.token,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcile } from '../../scripts/lib/soak-reconcile';
+import { exercisedChecks, reconcile } from '../../scripts/lib/soak-reconcile';
 import { uploadsDirOf } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { users } from '../../src/server/db/schema';
@@ -8,6 +8,7 @@ import { LocalImageStore } from '../../src/server/images/image-store';
 import { checkLedger } from '../../src/server/ledger/check';
 import { sellerBalances } from '../../src/server/ledger/ledger';
 import { bookEarlierSales } from '../../src/server/ledger/opening';
+import { EmbeddedPaymentProvider } from '../../src/server/payments/embedded-processor';
 import {
   DEMO_ADMIN,
   DEMO_BUYER,
@@ -145,13 +146,37 @@ describe('demo data', () => {
 
   it("writes its sales as the sale process does: the soak's reconciliation finds nothing wrong", async () => {
     const sold = (await everyPhone()).filter((p) => p.status === 'sold').map((p) => p._id);
-    const { checks } = await reconcile(t.database.db, {
+    const ledger = { acknowledged: [], released: [], sales: [] };
+    const reconciled = await reconcile(t.database.db, {
       runId: 'demo',
-      ledger: { acknowledged: [], released: [], sales: [] },
+      ledger,
       soldBefore: new Set(sold),
       holdsDueBefore: new Date(),
+      // The sellers' money too (issue 30): the ledger check against the processor's intents.
+      provider: new EmbeddedPaymentProvider(t.database.db),
+      fundsDueBefore: new Date(),
     });
+    const { checks, totals } = reconciled;
     expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining([
+        "the ledger check (npm run ledger:check, each payment against the processor's intent) finds nothing",
+        "every completed sale's share is paid out (one payout, its net) or the seller's (pending, frozen, available)",
+      ]),
+    );
+    // The demo's past sales: captured with their fee, every share available (no payout account).
+    expect(totals.sellerMoney.feesCents).toBeGreaterThan(0);
+    expect(totals.sellerMoney.completedShares.available).toBe(totals.stages.completed);
+    // A run that exercised none of the money paths fails, and says which it lacks.
+    const [exercised] = await exercisedChecks(t.database.db, {
+      ledger,
+      totals,
+      expiries: true,
+      disputes: true,
+      payouts: true,
+    });
+    expect(exercised?.ok).toBe(false);
+    expect(exercised?.detail).toMatch(/none: sales completed, .*payouts paid, payouts failed/);
   });
 });
 
