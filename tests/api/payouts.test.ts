@@ -154,6 +154,7 @@ describe('payouts to the test bank', () => {
     const sixth = await setAccount(other, PAID);
     expect(sixth.statusCode).toBe(429);
     expect(sixth.json().message).toMatch(/Too many tries of the password/);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(60);
     expect((await summary(other)).account).toBeNull();
   });
 

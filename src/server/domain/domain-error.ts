@@ -13,6 +13,13 @@ export class DomainError extends Error {
     this.name = new.target.name;
   }
 
+  /** For a 429 or a 503: when the caller may try again, sent as `Retry-After`. */
+  retryAfterSeconds?: number;
+
+  /** A refusal to come back later: 429 with `Retry-After`. */
+  static tooMany = (message: string, retryAfterSeconds: number) =>
+    Object.assign(new DomainError(429, message), { retryAfterSeconds });
+
   static badRequest = (message: string) => new DomainError(400, message);
   static forbidden = (message: string) => new DomainError(403, message);
   static notFound = (message: string) => new DomainError(404, message);

@@ -37,6 +37,13 @@ export const WRONG_PASSWORD = 'password: not right';
 export const NO_PASSWORD =
   'password: your account signs in with Google and has none; set one with "Forgot password" first';
 
+/** Whether `err` is the identity provider's 429 (its password hashing queue is full). */
+const isTooMany = (err: unknown) =>
+  typeof err === 'object' &&
+  err !== null &&
+  ((err as { statusCode?: unknown }).statusCode === 429 ||
+    (err as { status?: unknown }).status === 'TOO_MANY_REQUESTS');
+
 /** The caller's password, asked again before their money can be sent elsewhere. */
 async function confirmPassword(accounts: PayoutAccounts, caller: Caller, password: string) {
   // Counted before the check, per account: a stolen session cannot guess its way to the money,
@@ -49,11 +56,15 @@ async function confirmPassword(accounts: PayoutAccounts, caller: Caller, passwor
     throw err;
   });
   if (wait > 0)
-    throw new DomainError(
-      429,
+    throw DomainError.tooMany(
       `Too many tries of the password; try again in ${Math.ceil(wait / 60)} minutes`,
+      wait,
     );
-  const verdict = await accounts.identity.verifyPassword(caller.email, password);
+  const verdict = await accounts.identity.verifyPassword(caller.email, password).catch((err) => {
+    // Password hashing is busy (a flood of sign-ups): a refusal to try again in a moment.
+    if (isTooMany(err)) throw DomainError.tooMany('The service is busy. Try again in a moment.', 5);
+    throw err;
+  });
   if (verdict === 'no-password') throw DomainError.badRequest(NO_PASSWORD);
   if (!verdict) throw DomainError.badRequest(WRONG_PASSWORD);
 }

@@ -68,6 +68,8 @@ export default fp(async function errors(app: FastifyInstance) {
       if (error.statusCode >= 500) request.log.error({ err: error.cause }, error.message);
       // A refusal about one field of a listing (`IMEI: This phone is already listed`) says which.
       const field = fieldOfMessage(error.message);
+      if (error.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
       return reply
         .code(error.statusCode)
         .send(
