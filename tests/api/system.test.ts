@@ -22,6 +22,9 @@ describe('health and configuration', () => {
     expect(clientConfigSchema.parse(res.json())).toEqual({
       identity: { google: false },
       payments: { provider: 'embedded', publishableKey: null },
+      // The fee a seller is told before listing, and where payouts go (issue 30).
+      fees: { percent: 5, minCents: 0 },
+      payouts: { provider: 'embedded', schedule: 'daily', accountHoldHours: 24 },
       images: { provider: 'embedded', uploadUrl: '/api/images' },
     });
   });
