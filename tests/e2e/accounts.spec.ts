@@ -135,12 +135,13 @@ test('each role sees its own menu and index page', async ({ page }) => {
         'Blocked IMEIs',
         'Disputes',
         'Reported messages',
+        'Finance',
       ],
       index: 'All Sellers',
     },
     {
       email: FIXTURE.verifiedSeller.email,
-      menu: ['Add A Product', 'My Products', 'My Sales', 'Messages'],
+      menu: ['Add A Product', 'My Products', 'My Sales', 'Payouts', 'Messages'],
       index: 'My Products',
     },
     {
