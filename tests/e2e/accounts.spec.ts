@@ -64,6 +64,7 @@ test('a visitor signs up as a seller and has the seller dashboard', async ({ pag
     'Add A Product',
     'My Products',
     'My Sales',
+    'Payouts',
     'Messages',
   ]);
   await expect(page.getByRole('heading', { level: 1, name: 'My Products' })).toBeVisible();
