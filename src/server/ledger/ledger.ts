@@ -5,7 +5,7 @@
  * second server or a replayed webhook cannot book money twice. The database refuses an entry
  * that is changed or deleted, and a transaction that does not sum to zero (migration 0022).
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { ledgerEntries, ledgerTransactions } from '../db/schema';
 import {
@@ -120,14 +120,4 @@ export function sellerShareOf(
     if (seller && total !== 0) share[seller.bucket] = (share[seller.bucket] ?? 0) + total;
   }
   return share;
-}
-
-/** Whether the step of `key` was posted. */
-export async function posted(db: Db | Tx, key: string): Promise<boolean> {
-  const [row] = await db
-    .select({ key: ledgerTransactions.key })
-    .from(ledgerTransactions)
-    .where(and(eq(ledgerTransactions.key, key)))
-    .limit(1);
-  return row !== undefined;
 }
