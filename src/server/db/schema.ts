@@ -238,6 +238,8 @@ export const wishListItems = pgTable(
   (t) => [
     uniqueIndex('wishlist_items_email_product_key').on(t.email, t.productId),
     index('wishlist_items_email_seq_idx').on(t.email, t.seq.desc()),
+    // Who keeps a phone: told of its price drops and of its live changes (decision 043).
+    index('wishlist_items_product_idx').on(t.productId),
   ],
 );
 

@@ -5,16 +5,19 @@
  * for the phone, contact details are hidden in what either side writes. Each message tells the
  * other side (a notification, mailed unless they have a live page open).
  */
-import { and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Conversation, ConversationSummary, ReportedMessage } from '../../shared/entities';
 import { hideContacts, withoutContacts } from '../../shared/messages';
 import { CONTACT_STAGES } from '../../shared/order-process';
 import type { Db, Tx } from '../db/client';
-import { conversations, messages, orders, products, users } from '../db/schema';
+import { conversations, messages, notifications, orders, products, users } from '../db/schema';
 import { notify } from '../notify/notify';
 import type { Caller } from '../plugins/auth';
 import { findUserByEmail } from '../repositories/users';
 import { DomainError } from './domain-error';
+
+/** A conversation's page: where its notifications lead. */
+const conversationLink = (id: string) => `/dashboard/messages/${id}`;
 
 /** The messages a conversation's page shows: the latest, oldest first. */
 const SHOWN_MESSAGES = 200;
@@ -70,7 +73,7 @@ async function write(
       userId: side === 'buyer' ? c.sellerId : c.buyerId,
       kind: 'message',
       text: `${withoutContacts(sender.name)} wrote about ${c.productName}: “${preview}”`,
-      link: `/dashboard/messages/${c.id}`,
+      link: conversationLink(c.id),
     },
   ]);
   return { messageId: message?.id as string, hidden };
@@ -194,10 +197,24 @@ export async function readConversation(db: Db, caller: Caller, id: string): Prom
   if (!c || (!side && !(caller.isAdmin && (await hasReport(db, c.id)))))
     throw DomainError.notFound('No such conversation');
   if (side)
-    await db
-      .update(conversations)
-      .set(side === 'buyer' ? { buyerReadAt: sql`now()` } : { sellerReadAt: sql`now()` })
-      .where(eq(conversations.id, c.id));
+    await db.transaction(async (tx) => {
+      await tx
+        .update(conversations)
+        .set(side === 'buyer' ? { buyerReadAt: sql`now()` } : { sellerReadAt: sql`now()` })
+        .where(eq(conversations.id, c.id));
+      // Read here, its messages are read on the bell too (issue 31).
+      await tx
+        .update(notifications)
+        .set({ readAt: sql`now()` })
+        .where(
+          and(
+            eq(notifications.userId, caller.id),
+            eq(notifications.kind, 'message'),
+            eq(notifications.link, conversationLink(c.id)),
+            isNull(notifications.readAt),
+          ),
+        );
+    });
   const names = await db
     .select({ id: users.id, name: users.name })
     .from(users)

@@ -1,9 +1,11 @@
 /**
  * Live updates (issue 20): each signed-in page may hold one stream of server-sent events, and is
- * told on it when something new is there for its person, whichever server wrote it. A write
- * sends `pg_notify('live', userId)` in its transaction (notify/notify.ts); every server LISTENs
- * and tells the streams of that person it holds. An event carries no content, only "look": the
- * page asks the usual calls, so nothing reaches a stream that the person could not read anyway.
+ * told on it when something new is there for its person, whichever server wrote it. The database
+ * itself sends `pg_notify('live', {"u", "s", "id"})` in the transaction of each change
+ * (migration 0024, decision 043): a subject (src/shared/live.ts) and the thing's id. Every server
+ * LISTENs and tells the streams of that person it holds. An event carries no content, only "look
+ * at this": the page asks the usual calls, so nothing reaches a stream that the person could not
+ * read anyway.
  *
  * Streams are bounded (a few per person, a ceiling in all), pinged every 25 seconds so proxies
  * keep them open, and ended on shutdown. Pages also ask on their own every half minute, which
@@ -11,10 +13,25 @@
  */
 import type { ServerResponse } from 'node:http';
 import { and, gt, inArray, sql } from 'drizzle-orm';
+import { isLiveSubject, type LiveEvent } from '../../shared/live';
 import type { Database } from '../db/client';
 import { authSessions, users } from '../db/schema';
 
 export const LIVE_CHANNEL = 'live';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A notification's payload as the triggers write it; anything else on the channel is dropped. */
+export function parseLivePayload(payload: string): (LiveEvent & { userId: string }) | null {
+  try {
+    const { u, s, id } = JSON.parse(payload) as Record<string, unknown>;
+    if (typeof u !== 'string' || !UUID.test(u) || typeof s !== 'string' || !isLiveSubject(s))
+      return null;
+    return { userId: u, subject: s, id: typeof id === 'string' && UUID.test(id) ? id : null };
+  } catch {
+    return null;
+  }
+}
 /** Tabs one person may keep live at once; the oldest is ended for a new one past this. */
 const STREAMS_PER_PERSON = 5;
 /** Streams one server holds in all; past this a new one is refused (the page polls instead). */
@@ -64,9 +81,10 @@ export class LiveHub {
   }
 
   async start(): Promise<void> {
-    this.stopListening = await this.database.listen(LIVE_CHANNEL, (userId) =>
-      this.tell(userId, 'notification'),
-    );
+    this.stopListening = await this.database.listen(LIVE_CHANNEL, (payload) => {
+      const event = parseLivePayload(payload);
+      if (event) this.tell(event.userId, event);
+    });
   }
 
   /** Whether a new stream may open now. */
@@ -111,11 +129,10 @@ export class LiveHub {
     void this.seen([userId]);
   }
 
-  /** Tells every stream of `userId` that there is something new of `kind`. */
-  tell(userId: string, kind: string): void {
-    for (const stream of this.streams.get(userId) ?? []) {
-      send(stream, `event: ${kind}\ndata: {}\n\n`);
-    }
+  /** Tells every stream of `userId` that `event`'s subject changed. */
+  tell(userId: string, event: LiveEvent): void {
+    const text = `event: ${event.subject}\ndata: ${JSON.stringify({ id: event.id })}\n\n`;
+    for (const stream of this.streams.get(userId) ?? []) send(stream, text);
   }
 
   /** Closed (the server is stopping): no new stream opens; its pages reconnect to another. */

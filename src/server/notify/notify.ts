@@ -10,7 +10,6 @@ import { withoutContacts } from '../../shared/messages';
 import { NOTIFICATION_KIND_LABELS, type NotificationKind } from '../../shared/notifications';
 import type { Db, Tx } from '../db/client';
 import { notifications, outboxMails, users, wishListItems } from '../db/schema';
-import { LIVE_CHANNEL } from '../live/live-hub';
 import { letter } from '../mail/messages';
 import { SITE_URL_MARK, writeMails } from '../mail/outbox';
 import { unsubscribeKey } from '../repositories/notifications';
@@ -48,10 +47,9 @@ export async function notify(tx: Db | Tx, told: readonly Notice[]): Promise<void
   const notices = told.map((n) => ({ ...n, text: withoutContacts(n.text) }));
   // Asked before these are written, as they would count themselves.
   const pagesTold = await pagesToldOf(tx, notices);
+  // Each person's open pages are told once this commits, on whichever server holds them (the
+  // table's trigger, migration 0024).
   await tx.insert(notifications).values(notices);
-  // Each person's open pages are told once this commits, on whichever server holds them.
-  for (const userId of new Set(notices.map((n) => n.userId)))
-    await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${userId})`);
   const people = await tx
     .select({
       id: users.id,

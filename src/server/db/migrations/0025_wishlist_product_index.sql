@@ -1,0 +1,1 @@
+CREATE INDEX "wishlist_items_product_idx" ON "wishlist_items" USING btree ("product_id");
