@@ -155,6 +155,13 @@ describe('each change is told to the people who see it, and no one else', () => 
     expect(whoIsTold(read, 'notification')).toEqual(new Set([seller.id]));
     // The message's notification is read with its conversation; the bell counts one fewer.
     expect(await unread()).toBe(before - 1);
+
+    // Read again (the page refreshing on that very event): nothing changes, nobody is told,
+    // or a page and its events would chase each other for ever.
+    const from = heard.length;
+    await call(seller, 'GET', `/api/conversations/${conversationId}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(heard.slice(from)).toEqual([]);
   });
 
   it("money moved in a seller's accounts: their money", async () => {

@@ -1,7 +1,9 @@
 /** Route guards: the dashboard needs a signed-in user; admin pages need an admin. */
+
 import { signInPathFrom } from '@client/lib/auth/redirect';
 import { adminCheckQueryOptions, sellerCheckQueryOptions } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 
@@ -28,7 +30,7 @@ export const dashboardLoader = (queryClient: QueryClient) => async (args: Loader
 /** Non-admins are sent to /signin (spec section 2). */
 export const adminLoader = (queryClient: QueryClient) => async (args: LoaderFunctionArgs) => {
   const user = await requireUser(args);
-  const { isAdmin } = await queryClient.ensureQueryData(adminCheckQueryOptions(user.email));
+  const { isAdmin } = await ensureCurrent(queryClient, adminCheckQueryOptions(user.email));
   if (!isAdmin) throw redirect('/signin');
   return null;
 };
@@ -36,7 +38,7 @@ export const adminLoader = (queryClient: QueryClient) => async (args: LoaderFunc
 /** Seller pages: anyone else goes to their own dashboard. */
 export const sellerLoader = (queryClient: QueryClient) => async (args: LoaderFunctionArgs) => {
   const user = await requireUser(args);
-  const { isSeller } = await queryClient.ensureQueryData(sellerCheckQueryOptions(user.email));
+  const { isSeller } = await ensureCurrent(queryClient, sellerCheckQueryOptions(user.email));
   if (!isSeller) throw redirect('/dashboard');
   return null;
 };

@@ -1,11 +1,12 @@
 /** Which services are live (GET /api/config): Google sign-in, payments, images, fees, payouts. */
+import { queryRoots } from '@client/lib/query-keys';
 import type { FeeRule } from '@shared/fees';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from './api-client';
 
 export const clientConfigQueryOptions = () =>
   queryOptions({
-    queryKey: ['config'],
+    queryKey: queryRoots.config,
     queryFn: () => call('config'),
     staleTime: Number.POSITIVE_INFINITY,
   });

@@ -5,7 +5,7 @@
  * for the phone, contact details are hidden in what either side writes. Each message tells the
  * other side (a notification, mailed unless they have a live page open).
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Conversation, ConversationSummary, ReportedMessage } from '../../shared/entities';
 import { hideContacts, withoutContacts } from '../../shared/messages';
 import { CONTACT_STAGES } from '../../shared/order-process';
@@ -198,10 +198,18 @@ export async function readConversation(db: Db, caller: Caller, id: string): Prom
     throw DomainError.notFound('No such conversation');
   if (side)
     await db.transaction(async (tx) => {
+      // Only when something is unread: a write tells both sides' pages (migration 0024), whose
+      // refresh reads it again; a read that changes nothing must not write, or they would loop.
+      const readAt = side === 'buyer' ? conversations.buyerReadAt : conversations.sellerReadAt;
       await tx
         .update(conversations)
         .set(side === 'buyer' ? { buyerReadAt: sql`now()` } : { sellerReadAt: sql`now()` })
-        .where(eq(conversations.id, c.id));
+        .where(
+          and(
+            eq(conversations.id, c.id),
+            or(isNull(readAt), lt(readAt, conversations.lastMessageAt)),
+          ),
+        );
       // Read here, its messages are read on the bell too (issue 31).
       await tx
         .update(notifications)

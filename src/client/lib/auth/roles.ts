@@ -1,17 +1,20 @@
 /** Role checks keyed by the signed-in user's e-mail (spec section 6). */
+
 import { call } from '@client/lib/api-client';
+import { ensureCurrent } from '@client/lib/ensure-current';
+import { queryRoots } from '@client/lib/query-keys';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 
 export const adminCheckQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['roles', 'admin', email],
+    queryKey: [...queryRoots.roles, 'admin', email],
     enabled: email !== '',
     queryFn: () => call('adminCheck', { params: { email } }),
   });
 
 export const sellerCheckQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['roles', 'seller', email],
+    queryKey: [...queryRoots.roles, 'seller', email],
     enabled: email !== '',
     queryFn: () => call('sellerCheck', { params: { email } }),
   });
@@ -32,8 +35,8 @@ export function useRole(email: string): { role: Role; loading: boolean } {
 /** The role once both checks have answered (for route loaders). */
 export async function loadRole(queryClient: QueryClient, email: string): Promise<Role> {
   const [{ isAdmin }, { isSeller }] = await Promise.all([
-    queryClient.ensureQueryData(adminCheckQueryOptions(email)),
-    queryClient.ensureQueryData(sellerCheckQueryOptions(email)),
+    ensureCurrent(queryClient, adminCheckQueryOptions(email)),
+    ensureCurrent(queryClient, sellerCheckQueryOptions(email)),
   ]);
   return roleOf(isAdmin, isSeller);
 }

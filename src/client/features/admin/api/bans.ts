@@ -1,5 +1,6 @@
 import { type Answer, call, callPage } from '@client/lib/api-client';
 import type { MutationConfig } from '@client/lib/query-client';
+import { queryRoots } from '@client/lib/query-keys';
 import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { accountsQueryOptions } from './users';
@@ -7,7 +8,7 @@ import { accountsQueryOptions } from './users';
 /** Addresses that may not have an account, newest first, a page at a time. */
 export const bansQueryOptions = () =>
   infiniteQueryOptions({
-    queryKey: ['users', 'banned'],
+    queryKey: [...queryRoots.accounts, 'banned'],
     queryFn: ({ pageParam }) => callPage('listBans', {}, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,

@@ -1,4 +1,5 @@
 import { call } from '@client/lib/api-client';
+import { queryRoots } from '@client/lib/query-keys';
 import { queryOptions } from '@tanstack/react-query';
 
 /** The periods the Finance page offers, in days; 30 unless the address says otherwise. */
@@ -14,7 +15,7 @@ export function periodOf(search: URLSearchParams): FinancePeriod {
 /** The marketplace's money by day over the last `days`, and where it is now (admin). */
 export const financeQueryOptions = (days: FinancePeriod) =>
   queryOptions({
-    queryKey: ['finance', days],
+    queryKey: [...queryRoots.finance, days],
     queryFn: () => call('finance', { query: { days } }),
   });
 

@@ -1,12 +1,13 @@
 import { type Answer, call, callPage } from '@client/lib/api-client';
 import type { MutationConfig } from '@client/lib/query-client';
+import { queryRoots } from '@client/lib/query-keys';
 import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
 /** IMEIs blocked as reported stolen (issue 19), newest first, a page at a time. */
 export const blockedImeisQueryOptions = () =>
   infiniteQueryOptions({
-    queryKey: ['imeis', 'blocked'],
+    queryKey: [...queryRoots.imeis, 'blocked'],
     queryFn: ({ pageParam }) => callPage('listBlockedImeis', {}, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,

@@ -1,5 +1,6 @@
 import { type Answer, call, callPage } from '@client/lib/api-client';
 import type { MutationConfig } from '@client/lib/query-client';
+import { queryRoots } from '@client/lib/query-keys';
 import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
@@ -10,7 +11,7 @@ const LIST_CALLS = { seller: 'listSellers', buyer: 'listBuyers' } as const;
 /** All sellers or all buyers, newest first, a page at a time (following the Link header). */
 export const accountsQueryOptions = (kind: AccountKind) =>
   infiniteQueryOptions({
-    queryKey: ['users', kind],
+    queryKey: [...queryRoots.accounts, kind],
     queryFn: ({ pageParam }) => callPage(LIST_CALLS[kind], {}, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,

@@ -1,5 +1,6 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { BarChart } from '@client/components/ui/bar-chart';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { toastError } from '@client/lib/feedback';
 import { formatCount, formatDate, formatDollars, formatMoney } from '@client/lib/format';
 import type { Finance } from '@shared/entities';
@@ -54,7 +55,8 @@ export const FINANCE_TEXT = {
 export const financeLoader =
   (queryClient: QueryClient) =>
   async ({ request }: LoaderFunctionArgs) => {
-    await queryClient.ensureQueryData(
+    await ensureCurrent(
+      queryClient,
       financeQueryOptions(periodOf(new URL(request.url).searchParams)),
     );
     return null;

@@ -1,5 +1,6 @@
 import { IdentityError, identityClient } from '@client/lib/auth/identity-client';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import type { IdentityErrorCode } from '@shared/identity';
 import { useQueryClient } from '@tanstack/react-query';
 
@@ -16,9 +17,9 @@ export function SocialButtons({ accountType, from, onError }: SocialButtonsProps
 
   const google = async () => {
     // Waits for the configuration when a quick click comes before it has loaded.
-    const config = await queryClient
-      .ensureQueryData(clientConfigQueryOptions())
-      .catch(() => undefined);
+    const config = await ensureCurrent(queryClient, clientConfigQueryOptions()).catch(
+      () => undefined,
+    );
     if (!config) return onError('network-request-failed');
     if (!config.identity.google) return onError('operation-not-allowed');
     const back = (extra: string) => `/signin?${extra}&from=${encodeURIComponent(from)}`;

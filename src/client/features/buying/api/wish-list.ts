@@ -1,11 +1,12 @@
 import { type Answer, call } from '@client/lib/api-client';
 import type { MutationConfig } from '@client/lib/query-client';
+import { queryRoots } from '@client/lib/query-keys';
 import { useRefreshingMutation } from '@client/lib/use-refreshing-mutation';
 import { queryOptions } from '@tanstack/react-query';
 
 export const wishListQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['wishlist', email],
+    queryKey: [...queryRoots.wishList, email],
     queryFn: () => call('wishList', { query: { email } }),
   });
 

@@ -3,6 +3,7 @@ import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { cell, DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { deleteFeedback } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
@@ -24,7 +25,7 @@ const WISH_LIST_COLUMNS = Object.values(COLUMN);
 export const myWishListLoader = (queryClient: QueryClient) => async () => {
   const user = await session.currentUser();
   // Signed out: the dashboard's own loader sends the visitor to sign in.
-  if (user) await queryClient.ensureQueryData(wishListQueryOptions(user.email));
+  if (user) await ensureCurrent(queryClient, wishListQueryOptions(user.email));
   return null;
 };
 

@@ -1,5 +1,6 @@
 import { useRole } from '@client/lib/auth/roles';
 import { useAuthUser } from '@client/lib/auth/use-auth';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { formatDollars, storageLabel } from '@client/lib/format';
 import { PageHead } from '@client/lib/page-head';
 import { CATEGORIES } from '@shared/constants';
@@ -28,9 +29,7 @@ export const productLoader =
   (queryClient: QueryClient) =>
   async ({ params }: LoaderFunctionArgs) => {
     const id = idOrNotFound(params.id);
-    const { product } = await queryClient
-      .ensureQueryData(productQueryOptions(id))
-      .catch(notFoundOn);
+    const { product } = await ensureCurrent(queryClient, productQueryOptions(id)).catch(notFoundOn);
     await queryClient.prefetchQuery(sellerPreviewQueryOptions(product.sellerId));
     return id;
   };

@@ -1,4 +1,5 @@
 import { ShowMore } from '@client/components/ui/show-more';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { formatDate } from '@client/lib/format';
 import { PageHead } from '@client/lib/page-head';
 import type { SellerProfile } from '@shared/entities';
@@ -18,7 +19,7 @@ export const sellerLoader =
   async ({ params }: LoaderFunctionArgs) => {
     const id = idOrNotFound(params.id);
     await Promise.all([
-      queryClient.ensureQueryData(sellerQueryOptions(id)),
+      ensureCurrent(queryClient, sellerQueryOptions(id)),
       queryClient.ensureInfiniteQueryData(sellerListingsQueryOptions(id)),
     ]).catch(notFoundOn);
     return id;

@@ -1,3 +1,4 @@
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { PageHead } from '@client/lib/page-head';
 import type { QueryClient } from '@tanstack/react-query';
 import { advertisedQueryOptions } from '../api/get-advertised';
@@ -10,8 +11,8 @@ import { Feedback } from '../components/feedback';
 /** Both lists load before the page shows, so nothing below them jumps. */
 export const homeLoader = (queryClient: QueryClient) => async () => {
   await Promise.all([
-    queryClient.ensureQueryData(categoriesQueryOptions()),
-    queryClient.ensureQueryData(advertisedQueryOptions()),
+    ensureCurrent(queryClient, categoriesQueryOptions()),
+    ensureCurrent(queryClient, advertisedQueryOptions()),
   ]);
   return null;
 };

@@ -17,7 +17,7 @@ import {
   useReportMessage,
   useSendMessage,
 } from '../api/messages';
-import { useLiveRefresh } from '../components/use-live-refresh';
+import { useConversationPolling } from '../components/use-conversation-polling';
 import { MESSAGE_TEXT } from '../texts';
 
 /** A conversation the viewer may not read is the 404 page, as a sale's is. */
@@ -44,7 +44,7 @@ export function ConversationRoute() {
   const send = useSendMessage(id);
   const [reporting, setReporting] = useState<Message | null>(null);
   const end = useRef<HTMLLIElement>(null);
-  useLiveRefresh();
+  useConversationPolling();
   const count = c.messages.length;
   // The newest message in view when the page opens and when one arrives.
   useEffect(() => {

@@ -1,18 +1,19 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { formatDateTime } from '@client/lib/format';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { conversationsQueryOptions } from '../api/messages';
-import { useLiveRefresh } from '../components/use-live-refresh';
+import { useConversationPolling } from '../components/use-conversation-polling';
 import { MESSAGE_TEXT } from '../texts';
 
 export const messagesLoader = (queryClient: QueryClient) => () =>
-  queryClient.ensureQueryData(conversationsQueryOptions());
+  ensureCurrent(queryClient, conversationsQueryOptions());
 
 /** A buyer's or a seller's conversations, the latest first (issue 20). */
 export function MessagesRoute() {
   const { data } = useSuspenseQuery(conversationsQueryOptions());
-  useLiveRefresh();
+  useConversationPolling();
   return (
     <DashboardPage title={MESSAGE_TEXT.title}>
       {data.length === 0 ? (

@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { call } from '@client/lib/api-client';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { toastError } from '@client/lib/feedback';
 import { formatDateTime } from '@client/lib/format';
 import { toast } from '@client/lib/toast';
@@ -11,7 +12,7 @@ import { reportedMessagesQueryOptions, useRefreshConversations } from '../api/me
 import { MESSAGE_TEXT } from '../texts';
 
 export const reportedLoader = (queryClient: QueryClient) => () =>
-  queryClient.ensureQueryData(reportedMessagesQueryOptions());
+  ensureCurrent(queryClient, reportedMessagesQueryOptions());
 
 /**
  * The admin's reported messages (issue 20): each with its reason, a way into its conversation,

@@ -1,10 +1,11 @@
 import { call } from '@client/lib/api-client';
+import { queryRoots } from '@client/lib/query-keys';
 import type { MailSettings } from '@shared/api';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 /** How often the bell asks for news while a page is open (and on coming back to the tab). */
 export const BELL_POLL_MS = 30_000;
-const ROOT = ['notifications'] as const;
+const ROOT = queryRoots.notifications;
 
 export const unreadCountQueryOptions = () =>
   queryOptions({
@@ -31,7 +32,7 @@ export function useMarkRead() {
 }
 
 export const mailSettingsQueryOptions = () =>
-  queryOptions({ queryKey: [...ROOT, 'mail-settings'], queryFn: () => call('mailSettings') });
+  queryOptions({ queryKey: queryRoots.mailSettings, queryFn: () => call('mailSettings') });
 
 export function useSaveMailSettings() {
   const queryClient = useQueryClient();

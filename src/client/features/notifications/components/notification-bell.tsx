@@ -1,7 +1,7 @@
 import { formatDateTime } from '@client/lib/format';
-import { subscribeLive } from '@client/lib/live-events';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useLiveRefresh } from '@client/lib/live-refresh';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import {
   notificationsQueryOptions,
@@ -17,15 +17,9 @@ import { NOTIFICATION_TEXT } from '../texts';
  */
 export function NotificationBell() {
   const panelId = useId();
-  const queryClient = useQueryClient();
-  // Told at once when something is new, on whichever server it happened.
-  useEffect(
-    () =>
-      subscribeLive(() => {
-        void queryClient.invalidateQueries({ queryKey: unreadCountQueryOptions().queryKey });
-      }),
-    [queryClient],
-  );
+  // The bell is on every signed-in page, once: the page's live stream is opened with it, and
+  // refreshes whatever each event names (the count among them), on whichever server it happened.
+  useLiveRefresh();
   const unread = useQuery(unreadCountQueryOptions()).data?.count ?? 0;
   // The list is asked for when the panel opens, not with every count.
   const list = useQuery({ ...notificationsQueryOptions(), enabled: false });

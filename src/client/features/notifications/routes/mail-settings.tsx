@@ -1,4 +1,5 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS } from '@shared/notifications';
 import type { QueryClient } from '@tanstack/react-query';
 import { useSuspenseQuery } from '@tanstack/react-query';
@@ -7,7 +8,7 @@ import { mailSettingsQueryOptions, useSaveMailSettings } from '../api/notificati
 import { NOTIFICATION_TEXT } from '../texts';
 
 export const mailSettingsLoader = (queryClient: QueryClient) => () =>
-  queryClient.ensureQueryData(mailSettingsQueryOptions());
+  ensureCurrent(queryClient, mailSettingsQueryOptions());
 
 /** Which kinds of notification are also mailed (issue 20); all are, until turned off. */
 export function MailSettingsRoute() {

@@ -6,14 +6,14 @@ import { queryOptions } from '@tanstack/react-query';
 
 export const paymentOrderQueryOptions = (orderId: string) =>
   queryOptions({
-    queryKey: ['payment', orderId],
+    queryKey: [...queryRoots.payment, orderId],
     queryFn: () => call('paymentOrder', { params: { id: orderId } }),
   });
 
 /** The card service's secret for paying the order; asked for once, and not again on a failure. */
 export const paymentIntentQueryOptions = (order: Order) =>
   queryOptions({
-    queryKey: [...paymentOrderQueryOptions(order._id).queryKey, 'intent'],
+    queryKey: [...queryRoots.paymentIntent, order._id],
     queryFn: () =>
       call('createPaymentIntent', { body: { orderId: order._id, price: order.price } }),
     staleTime: Number.POSITIVE_INFINITY,

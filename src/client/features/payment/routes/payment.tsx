@@ -2,6 +2,7 @@ import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ApiError } from '@client/lib/api-client';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useState } from 'react';
@@ -26,8 +27,8 @@ export const paymentLoader =
   async ({ params }: LoaderFunctionArgs) => {
     try {
       await Promise.all([
-        queryClient.ensureQueryData(paymentOrderQueryOptions(params.id ?? '')),
-        queryClient.ensureQueryData(clientConfigQueryOptions()),
+        ensureCurrent(queryClient, paymentOrderQueryOptions(params.id ?? '')),
+        ensureCurrent(queryClient, clientConfigQueryOptions()),
       ]);
     } catch (error) {
       if (error instanceof ApiError && [400, 403, 404].includes(error.status))

@@ -3,6 +3,7 @@ import { BarChart } from '@client/components/ui/bar-chart';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { formatDate, formatDateTime, formatDollars, formatMoney } from '@client/lib/format';
 import type { Payout, PayoutAccount, PayoutSummary } from '@shared/entities';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
@@ -17,8 +18,8 @@ export const payoutsLoader = (queryClient: QueryClient) => async () => {
   // Signed out: the dashboard's own loader sends the visitor to sign in.
   if (!user) return null;
   await Promise.all([
-    queryClient.ensureQueryData(payoutsQueryOptions(user.email)),
-    queryClient.ensureQueryData(clientConfigQueryOptions()),
+    ensureCurrent(queryClient, payoutsQueryOptions(user.email)),
+    ensureCurrent(queryClient, clientConfigQueryOptions()),
   ]);
   return null;
 };

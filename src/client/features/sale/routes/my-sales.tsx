@@ -7,6 +7,7 @@ import { ShowMore } from '@client/components/ui/show-more';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions, useFeeRule } from '@client/lib/client-config';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { toastError } from '@client/lib/feedback';
 import { formatMoney } from '@client/lib/format';
 import { toast } from '@client/lib/toast';
@@ -42,7 +43,7 @@ export const mySalesLoader = (queryClient: QueryClient) => async () => {
     await Promise.all([
       queryClient.ensureInfiniteQueryData(mySalesQueryOptions(user.email)),
       // The fee rule, for the fee a sale not handed over yet is expected to pay (issue 30).
-      queryClient.ensureQueryData(clientConfigQueryOptions()),
+      ensureCurrent(queryClient, clientConfigQueryOptions()),
     ]);
   return null;
 };

@@ -5,6 +5,7 @@ import { ApiError } from '@client/lib/api-client';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions, useFeeRule } from '@client/lib/client-config';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { deleteFeedback, toastError } from '@client/lib/feedback';
 import { formatDateTime, formatDollars, formatMoney } from '@client/lib/format';
 import { toast } from '@client/lib/toast';
@@ -46,7 +47,7 @@ export const saleLoader =
     // The fee rule, for the fee a sale not handed over yet is expected to pay (issue 30).
     void queryClient.prefetchQuery(clientConfigQueryOptions());
     try {
-      await queryClient.ensureQueryData({
+      await ensureCurrent(queryClient, {
         ...saleQueryOptions(user.email, params.id ?? ''),
         revalidateIfStale: true,
       });

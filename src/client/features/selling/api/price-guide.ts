@@ -1,4 +1,5 @@
 import { type CallInput, call } from '@client/lib/api-client';
+import { queryRoots } from '@client/lib/query-keys';
 import { queryOptions } from '@tanstack/react-query';
 
 /** What the price guide is asked: a phone's model, storage and (optionally) condition. */
@@ -12,7 +13,7 @@ export type PriceGuideQuestion = CallInput<'priceGuide'>['query'];
 export const priceGuideQueryOptions = (question: PriceGuideQuestion) =>
   queryOptions({
     queryKey: [
-      'price-guide',
+      ...queryRoots.priceGuide,
       question.modelName.trim().replace(/\s+/g, ' ').toLowerCase(),
       question.storage,
       question.condition ?? null,

@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { toast } from '@client/lib/toast';
 import { besideItsField } from '@shared/listing-input';
 import { TEXT } from '@shared/texts';
@@ -44,7 +45,7 @@ const EMPTY: ProductFormValues = {
 
 /** The fee rule, for what the seller receives of the price they type (issue 30). */
 export const addProductLoader = (queryClient: QueryClient) => async () => {
-  await queryClient.ensureQueryData(clientConfigQueryOptions());
+  await ensureCurrent(queryClient, clientConfigQueryOptions());
   return null;
 };
 

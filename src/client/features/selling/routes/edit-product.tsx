@@ -2,6 +2,7 @@ import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { toast } from '@client/lib/toast';
 import type { OwnProduct } from '@shared/entities';
 import { can } from '@shared/order-process';
@@ -30,12 +31,12 @@ export const editProductLoader =
     // Signed out: the dashboard's own loader sends the visitor to sign in.
     if (!user) return null;
     const [product] = await Promise.all([
-      queryClient.ensureQueryData({
+      ensureCurrent(queryClient, {
         ...myProductQueryOptions(user.email, params.id ?? ''),
         revalidateIfStale: true,
       }),
       // The fee rule, for what the seller receives of the price (issue 30).
-      queryClient.ensureQueryData(clientConfigQueryOptions()),
+      ensureCurrent(queryClient, clientConfigQueryOptions()),
     ]);
     if (!product) throw data(null, { status: 404 });
     return null;

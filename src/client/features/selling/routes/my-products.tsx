@@ -3,6 +3,7 @@ import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { cell, DataTable, DeleteButton } from '@client/components/ui/data-table';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { deleteFeedback, toastError } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import { toast } from '@client/lib/toast';
@@ -28,7 +29,7 @@ const PRODUCT_COLUMNS = Object.values(COLUMN);
 export const myProductsLoader = (queryClient: QueryClient) => async () => {
   const user = await session.currentUser();
   // Signed out: the dashboard's own loader sends the visitor to sign in.
-  if (user) await queryClient.ensureQueryData(myProductsQueryOptions(user.email));
+  if (user) await ensureCurrent(queryClient, myProductsQueryOptions(user.email));
   return null;
 };
 

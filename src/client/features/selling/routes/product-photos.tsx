@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { ensureCurrent } from '@client/lib/ensure-current';
 import { toastError } from '@client/lib/feedback';
 import { toast } from '@client/lib/toast';
 import type { Product } from '@shared/entities';
@@ -23,7 +24,7 @@ export const productPhotosLoader =
     const user = await session.currentUser();
     // Signed out: the dashboard's own loader sends the visitor to sign in.
     if (!user) return null;
-    const product = await queryClient.ensureQueryData({
+    const product = await ensureCurrent(queryClient, {
       ...myProductQueryOptions(user.email, params.id ?? ''),
       revalidateIfStale: true,
     });
