@@ -16,6 +16,7 @@ import type { LimitStore } from '../limits/limit-store';
 import { resetPasswordMail, verifyEmailMail } from '../mail/messages';
 import { type Outbox, type OutgoingMail, writeMails } from '../mail/outbox';
 import { identityExists } from '../repositories/users';
+import { siteUrlOf } from '../site-url';
 import { CLIENT_ADDRESS_HEADER, createIdentityGuard, LOCKOUT_UNAVAILABLE } from './identity-guard';
 
 /**
@@ -120,7 +121,7 @@ export function createIdentityProvider(
     baseURL: config.PUBLIC_URL ?? {
       allowedHosts: LOOPBACK_HOSTS,
       protocol: 'http',
-      fallback: `http://localhost:${config.PORT}`,
+      fallback: siteUrlOf(config),
     },
     // The origin a request was made to is ours (a LAN address works unconfigured): a victim's
     // browser always names our host, so this never trusts another site.
