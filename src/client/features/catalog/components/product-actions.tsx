@@ -70,8 +70,8 @@ export function ProductActions({
         <>
           <span className="badge badge-secondary badge-outline">{CATALOG_TEXT.onWishList}</span>
           <button type="button" className="btn btn-ghost" onClick={() => onUnWishList?.(product)}>
-            {CATALOG_TEXT.removeFromWishList}
-            <span className="sr-only">: {product.modelName}</span>
+            {CATALOG_TEXT.removeFromWishList}{' '}
+            <span className="sr-only">for {product.modelName}</span>
           </button>
         </>
       ) : (

@@ -103,7 +103,7 @@ describe('ProductCard', () => {
     expect(within(card).getByText('On your wish list')).toBeVisible();
     expect(within(card).queryByRole('button', { name: 'Add to Wish List' })).toBeNull();
     await userEvent.click(
-      within(card).getByRole('button', { name: 'Remove from wish list: Galaxy S23 Ultra' }),
+      within(card).getByRole('button', { name: 'Remove from wish list for Galaxy S23 Ultra' }),
     );
     expect(onUnWishList).toHaveBeenCalledWith(product);
     expect(onWishList).not.toHaveBeenCalled();
