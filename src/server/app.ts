@@ -75,6 +75,7 @@ import sitemapRoutes from './routes/sitemaps';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
 import { SearchCounts } from './search/search-counts';
+import { siteUrlOf } from './site-url';
 import { Fingerprints } from './trust/fingerprints';
 
 declare module 'fastify' {
@@ -154,11 +155,7 @@ export async function createServices(config: Config, database: Database): Promis
   // Admin only once the owner proved the address (decision 017); the demo admin is admin by its
   // own record, in the database whose seed created it.
   const adminEmails = new Set(config.ADMIN_EMAILS);
-  const outbox = new Outbox(
-    database.db,
-    mailTransportOf(config),
-    (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''),
-  );
+  const outbox = new Outbox(database.db, mailTransportOf(config), siteUrlOf(config));
   const limits = await openLimitStore(config, database);
   // Keyed by the IMEI key's secret: the one key for fingerprints of what people type or own.
   const fingerprints = new Fingerprints(imeiKey);

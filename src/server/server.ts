@@ -13,6 +13,7 @@ import { bookEarlierSales } from './ledger/opening';
 import { listenForOperator, runOperatorCommand } from './operator';
 import { createFilesPrivately, makeDataDirPrivate } from './private-files';
 import { demoAccountsPresent, demoPassword, hasAnyUser, seedDemo } from './seed/demo';
+import { mailLinkLines } from './site-url';
 
 /** How long the close waits for requests under way before it cuts their connections. */
 const CLOSE_GRACE_MS = 3000;
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
     `Used-phone marketplace is running at ${shown}`,
     `  database: ${database.kind}`,
     `  mail: ${services.outbox.transport.description}`,
+    ...mailLinkLines(config),
     `  limits: counted in ${services.limits.kind === 'memory' ? "this process's memory" : services.limits.kind}`,
   ];
   // Only the demo accounts this database has (the seed runs on an empty database only).

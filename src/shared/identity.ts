@@ -61,3 +61,9 @@ export function passwordProblem(password: string): string | null {
   if (!PASSWORD_PATTERN.test(password)) return TEXT.validation.passwordPattern;
   return null;
 }
+
+/**
+ * Where a welcome mail's confirmation link lands (issue 31): a page that says the address is
+ * confirmed, or, with `?error=`, that the link has expired or was used already.
+ */
+export const EMAIL_CONFIRMED_PATH = '/email-confirmed';

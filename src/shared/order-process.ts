@@ -188,6 +188,24 @@ export function transitionsFor(stage: OrderStage, actor: Actor): OrderTransition
   );
 }
 
+/**
+ * How a stage reads at a glance (issue 31): one tone per stage, so that a badge never says "paid"
+ * in green beside "Cancelled". `ended` sales gave the money back (released or refunded).
+ */
+export type StageTone = 'waiting' | 'active' | 'done' | 'problem' | 'ended';
+export const STAGE_TONE = {
+  booked: 'waiting',
+  paid: 'active',
+  completed: 'done',
+  disputed: 'problem',
+  cancelled: 'ended',
+  expired: 'ended',
+  refunded: 'ended',
+} as const satisfies Record<OrderStage, StageTone>;
+/** Whether the buyer's money still stands in the sale: paid and neither released nor refunded. */
+export const isPaidStage = (stage: OrderStage): boolean =>
+  stage === 'paid' || stage === 'completed' || stage === 'disputed';
+
 /** The spec's status of an order in `stage`: paid from the payment on. */
 export const statusOf = (stage: OrderStage): OrderState => (stage === 'booked' ? 'unpaid' : 'paid');
 

@@ -59,12 +59,25 @@ describe('a new account', () => {
     const link = linkIn(mail, '/api/auth/verify-email');
 
     const res = await t.app.inject(`${link.pathname}${link.search}`);
-    expect(res.statusCode).toBeLessThan(400);
+    // It lands on the page that says the address is confirmed (issue 31), not on the home page.
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/email-confirmed');
     const [identity] = await t.database.db
       .select()
       .from(authUsers)
       .where(eq(authUsers.email, email));
     expect(identity?.emailVerified).toBe(true);
+  });
+
+  it('whose link is spoiled lands on the confirmation page, told the link did not work', async () => {
+    const { email } = await signUp(t.app, { name: 'Eve Expired' });
+    const link = linkIn(await smtp.next(email), '/api/auth/verify-email');
+    link.searchParams.set('token', 'not-a-token');
+    const res = await t.app.inject(`${link.pathname}${link.search}`);
+    expect(res.statusCode).toBe(302);
+    const landing = new URL(res.headers.location as string, 'http://localhost');
+    expect(landing.pathname).toBe('/email-confirmed');
+    expect(landing.searchParams.get('error')).toBeTruthy();
   });
 
   it('made by the server itself (demo data) is sent nothing', async () => {

@@ -205,7 +205,7 @@ describe('the handover', () => {
     const first = await handover(seller, orderId, wrong);
     expect(first.statusCode).toBe(400);
     expect(first.json().message).toBe(
-      "code: not right; 4 tries left before a 15-minute wait. After 14 more wrong codes the sale is cancelled and the hold on the buyer's card released.",
+      "That code is not right. 4 tries left before a 15-minute wait. After 14 more wrong codes the sale is cancelled and the hold on the buyer's card released.",
     );
     for (let i = 0; i < 4; i++) await handover(seller, orderId, wrong);
     const locked = await handover(seller, orderId, code);
@@ -248,10 +248,10 @@ describe('the handover', () => {
     for (let i = 11; i <= 14; i++) answers.push(await tryWrong());
     expect(answers.map((a) => a.status)).toEqual(Array(14).fill(400));
     expect(answers[9]?.message).toBe(
-      "code: not right; too many wrong codes, try again in 15 minutes. After 5 more wrong codes the sale is cancelled and the hold on the buyer's card released.",
+      "That code is not right. That was too many wrong codes: try again in 15 minutes. After 5 more wrong codes the sale is cancelled and the hold on the buyer's card released.",
     );
     expect(answers[13]?.message).toBe(
-      "code: not right; 1 try left before the sale is cancelled and the hold on the buyer's card released.",
+      "That code is not right. 1 try left before the sale is cancelled and the hold on the buyer's card released.",
     );
     // The fourteenth still only refuses.
     expect(await orderRow(orderId)).toMatchObject({ stage: 'paid', handoverFailures: 14 });
@@ -261,7 +261,7 @@ describe('the handover', () => {
     const last = await tryWrong();
     expect(last.status).toBe(409);
     expect(last.message).toBe(
-      "code: not right; too many wrong codes: the sale is cancelled and the hold on the buyer's card released.",
+      "That code is not right. After too many wrong codes the sale is cancelled and the hold on the buyer's card released.",
     );
     expect(await orderRow(orderId)).toMatchObject({ stage: 'cancelled', cancelledBy: null });
     expect((await paymentRow(orderId))?.money).toBe('released');

@@ -210,11 +210,14 @@ test('a new account confirms its address by the mail, and a forgotten password i
   await signUp(page, 'Fran Forgetful', email);
   await expect(page.getByText('Registration Successful')).toBeVisible();
 
-  // The welcome mail's link confirms the address and comes back to the marketplace.
+  // The welcome mail's link confirms the address and lands on a page that says so (issue 31).
   const welcome = await nextMail(email);
   expect(welcome.subject).toBe('Confirm your e-mail address for Phone Market');
   await page.goto(linkIn(welcome.text, '/api/auth/verify-email'));
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/email-confirmed$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Your e-mail address is confirmed',
+  );
   await signOutButton(page).click();
 
   await page.goto('/signin');

@@ -100,6 +100,16 @@ test("the wish-list toast's sign-in link comes back and adds the phone", async (
   await expect(page).toHaveURL(/\/category\/03$/);
   await page.goto('/dashboard/mywishlist');
   await expect(page.getByRole('row').filter({ hasText: model })).toHaveCount(1);
+
+  // Back on the brand's page the phone says it is on the wish list, and comes off it there.
+  await page.goto('/category/03');
+  const card = page.getByRole('article', { name: model });
+  await expect(card.getByText('On your wish list')).toBeVisible();
+  await card.getByRole('button', { name: `Remove from wish list for ${model}` }).click();
+  await expect(page.getByText('Successfully deleted one item')).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Add to Wish List' })).toBeVisible();
+  await page.goto('/dashboard/mywishlist');
+  await expect(page.getByRole('row').filter({ hasText: model })).toHaveCount(0);
 });
 
 test('a wrong password shows the code and a sentence that explains it', async ({

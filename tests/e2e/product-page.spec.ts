@@ -53,7 +53,7 @@ for (const [screen, viewport] of [
         f.color,
         `${f.battery} mAh`,
         `Resale price $${f.resellPrice.toLocaleString('en-US')}`,
-        `Original price $${f.originalPrice.toLocaleString('en-US')}`,
+        `Original price, new: $${f.originalPrice.toLocaleString('en-US')}`,
         f.location,
         `${f.timeUsed} months`,
         'Oct 5, 2026',

@@ -119,7 +119,7 @@ test("the seller enters the buyer's code in My Sales, a wrong one first; then bo
   await handover.getByRole('button', { name: 'Confirm handover' }).click();
   // Every fifth wrong code waits 15 minutes; the fifteenth in all cancels the sale (decision 038).
   await expect(handover.getByRole('alert')).toHaveText(
-    "code: not right; 4 tries left before a 15-minute wait. After 14 more wrong codes the sale is cancelled and the hold on the buyer's card released.",
+    "That code is not right. 4 tries left before a 15-minute wait. After 14 more wrong codes the sale is cancelled and the hold on the buyer's card released.",
   );
   await codeInput.fill(code);
   await handover.getByRole('button', { name: 'Confirm handover' }).click();

@@ -95,7 +95,7 @@ test.describe('category pages', () => {
       f.color,
       `${f.battery} mAh`,
       `Resale price $${f.resellPrice.toLocaleString('en-US')}`,
-      `Original price $${f.originalPrice.toLocaleString('en-US')}`,
+      `Original price, new: $${f.originalPrice.toLocaleString('en-US')}`,
       f.location,
       `${f.timeUsed} months`,
       FIXTURE.verifiedSeller.name,

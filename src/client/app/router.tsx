@@ -94,6 +94,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           Component: (await import('@client/features/auth/routes/forgot-password'))
             .ForgotPasswordRoute,
         })),
+        // The welcome mail's confirmation link lands here (EMAIL_CONFIRMED_PATH, issue 31).
+        lazyPage('email-confirmed', async () => ({
+          Component: (await import('@client/features/auth/routes/email-confirmed'))
+            .EmailConfirmedRoute,
+        })),
         lazyPage('reset-password', async () => ({
           Component: (await import('@client/features/auth/routes/reset-password'))
             .ResetPasswordRoute,

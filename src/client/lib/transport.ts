@@ -9,6 +9,7 @@ import type { calls } from '@shared/api';
 import { apiPath, type CallName, callRoutes, type Method } from '@shared/call-routes';
 import { nextLink } from '@shared/pagination';
 import type { z } from 'zod';
+import { plainMessage } from './plain-message';
 
 export class ApiError extends Error {
   constructor(
@@ -107,7 +108,7 @@ async function exchange<T>(
   if (!response.ok) {
     throw new ApiError(
       response.status,
-      messageOf(payload) ?? `Request failed with status code ${response.status}`,
+      plainMessage(messageOf(payload) ?? `Request failed with status code ${response.status}`),
       fieldsOf(payload),
     );
   }

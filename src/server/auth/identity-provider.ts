@@ -8,6 +8,7 @@ import { isAPIError } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import { and, eq, like } from 'drizzle-orm';
 import { PASSWORD_MIN_LENGTH } from '../../shared/constants';
+import { EMAIL_CONFIRMED_PATH } from '../../shared/identity';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema';
@@ -15,7 +16,21 @@ import type { LimitStore } from '../limits/limit-store';
 import { resetPasswordMail, verifyEmailMail } from '../mail/messages';
 import { type Outbox, type OutgoingMail, writeMails } from '../mail/outbox';
 import { identityExists } from '../repositories/users';
+import { siteUrlOf } from '../site-url';
 import { CLIENT_ADDRESS_HEADER, createIdentityGuard, LOCKOUT_UNAVAILABLE } from './identity-guard';
+
+/**
+ * The confirmation link comes back to the page that says the address is confirmed (issue 31),
+ * not to the home page without a word: the provider's default landing, `/`, becomes it. A
+ * landing the caller chose stays (the provider checked it is on our origin).
+ */
+function landingOnConfirmed(url: string): string {
+  const link = new URL(url);
+  const landing = link.searchParams.get('callbackURL');
+  if (landing === null || landing === '/')
+    link.searchParams.set('callbackURL', EMAIL_CONFIRMED_PATH);
+  return link.toString();
+}
 
 export type Identity = {
   uid: string;
@@ -106,7 +121,7 @@ export function createIdentityProvider(
     baseURL: config.PUBLIC_URL ?? {
       allowedHosts: LOOPBACK_HOSTS,
       protocol: 'http',
-      fallback: `http://localhost:${config.PORT}`,
+      fallback: siteUrlOf(config),
     },
     // The origin a request was made to is ours (a LAN address works unconfigured): a victim's
     // browser always names our host, so this never trusts another site.
@@ -151,7 +166,7 @@ export function createIdentityProvider(
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, url }) => {
         if (quiet.has(user.email.toLowerCase())) return;
-        await mailUnlessFlooded(verifyEmailMail(user.email, url));
+        await mailUnlessFlooded(verifyEmailMail(user.email, landingOnConfirmed(url)));
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },

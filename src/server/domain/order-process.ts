@@ -687,18 +687,28 @@ export async function cancelSale(sales: Sales, caller: Caller, orderId: string):
 const sameCode = (given: string, expected: string) =>
   given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 
-/** The answer to the wrong code that was the `failures`th, saying what more of them leads to. */
+/**
+ * The answer to the wrong code that was the `failures`th, in sentences (issue 31), saying what
+ * more of them leads to.
+ */
+/** "1 minute", "15 minutes": how long until `when`, rounded up (a person's clock, not ISO). */
+const minutesUntil = (when: Date, now: Date) => {
+  const n = Math.max(1, Math.ceil((when.getTime() - now.getTime()) / 60_000));
+  return `${n} ${n === 1 ? 'minute' : 'minutes'}`;
+};
+
 function wrongCodeMessage(failures: number): string {
   const toCancel = HANDOVER_MAX_WRONG_CODES - failures;
   const toLock = HANDOVER_MAX_FAILURES - (failures % HANDOVER_MAX_FAILURES);
+  const wrong = 'That code is not right.';
   const cancelled = "the sale is cancelled and the hold on the buyer's card released";
   const tries = (n: number) => `${n} ${n === 1 ? 'try' : 'tries'}`;
-  if (toCancel <= 0) return `code: not right; too many wrong codes: ${cancelled}.`;
+  if (toCancel <= 0) return `${wrong} After too many wrong codes ${cancelled}.`;
   const later = `After ${toCancel} more wrong ${toCancel === 1 ? 'code' : 'codes'} ${cancelled}.`;
   if (toLock === HANDOVER_MAX_FAILURES)
-    return `code: not right; too many wrong codes, try again in ${HANDOVER_LOCK_MINUTES} minutes. ${later}`;
-  if (toCancel <= toLock) return `code: not right; ${tries(toCancel)} left before ${cancelled}.`;
-  return `code: not right; ${tries(toLock)} left before a ${HANDOVER_LOCK_MINUTES}-minute wait. ${later}`;
+    return `${wrong} That was too many wrong codes: try again in ${HANDOVER_LOCK_MINUTES} minutes. ${later}`;
+  if (toCancel <= toLock) return `${wrong} ${tries(toCancel)} left before ${cancelled}.`;
+  return `${wrong} ${tries(toLock)} left before a ${HANDOVER_LOCK_MINUTES}-minute wait. ${later}`;
 }
 
 /**
@@ -751,7 +761,7 @@ export async function handOver(
     if (order.handoverLockedUntil && order.handoverLockedUntil > now)
       throw new DomainError(
         429,
-        `Too many wrong codes; try again after ${order.handoverLockedUntil.toISOString()}`,
+        `Too many wrong codes. Try again in ${minutesUntil(order.handoverLockedUntil, now)}.`,
       );
     if (!order.handoverCode || !sameCode(code, order.handoverCode)) {
       const failures = order.handoverFailures + 1;

@@ -33,9 +33,9 @@ export type PayoutAccounts = {
 export const PASSWORD_TRIES = 5;
 export const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
 
-export const WRONG_PASSWORD = 'password: not right';
+export const WRONG_PASSWORD = 'That password is not right.';
 export const NO_PASSWORD =
-  'password: your account signs in with Google and has none; set one with "Forgot password" first';
+  'Your account signs in with Google and has no password. Set one with "Forgot password" first.';
 
 /** Whether `err` is the identity provider's 429 (its password hashing queue is full). */
 const isTooMany = (err: unknown) =>
@@ -57,7 +57,7 @@ async function confirmPassword(accounts: PayoutAccounts, caller: Caller, passwor
   });
   if (wait > 0)
     throw DomainError.tooMany(
-      `Too many tries of the password; try again in ${Math.ceil(wait / 60)} minutes`,
+      `Too many tries of the password. Try again in ${Math.ceil(wait / 60)} minutes.`,
       wait,
     );
   const verdict = await accounts.identity.verifyPassword(caller.email, password).catch((err) => {

@@ -16,7 +16,7 @@ export default contractRoutes<{ loosePhotos: LoosePhotos }>(async (route, app, {
     { limit: { perMinute: 30 }, consumes: ['multipart/form-data'] },
     async (request) => {
       if (!request.isMultipart())
-        throw DomainError.badRequest('image: send the photo as multipart/form-data');
+        throw DomainError.badRequest('Send the photo as multipart/form-data.');
       let bytes: Buffer | undefined;
       try {
         for await (const part of request.parts()) {
@@ -26,12 +26,12 @@ export default contractRoutes<{ loosePhotos: LoosePhotos }>(async (route, app, {
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (code === 'FST_REQ_FILE_TOO_LARGE')
-          throw DomainError.badRequest('image: the photo is larger than 10 MB');
+          throw DomainError.badRequest('The photo is larger than 10 MB.');
         if (code?.startsWith('FST_'))
           throw DomainError.badRequest(`image: ${(err as Error).message}`);
         // Anything else the form parser stumbles on is a malformed or cut-off form.
         request.log.info({ err }, 'unreadable upload form');
-        throw DomainError.badRequest('image: the form could not be read; send the photo again');
+        throw DomainError.badRequest('The photo could not be read. Send it again.');
       }
       if (!bytes) throw DomainError.badRequest('image: a photo in the field "image" is required');
       // Noted before it is stored: a photo no phone takes within a day is removed again.

@@ -256,7 +256,7 @@ function credentialsOf(
 }
 
 /** The answer to a wrong handover code, whose try is counted on the order. */
-const COUNTED_GUESS = /^code: not right; (\d+ tries? left|too many wrong codes)/;
+const COUNTED_GUESS = /^That code is not right\. /;
 
 /** Sends one generated request; the properties every answer must have. */
 async function expectSafe(app: TestApp, request: Request) {

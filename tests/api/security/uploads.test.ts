@@ -208,6 +208,6 @@ describe('malformed forms', () => {
       payload,
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^image: /);
+    expect(res.json().message).toMatch(/^(The photo|Send the photo)[^:]*\.$/);
   });
 });

@@ -17,4 +17,12 @@ export const ACCOUNT_TEXT = {
   resetDone:
     'Your password is changed, and every device signed in with the old one is signed out. Sign in with the new one.',
   askAgain: 'Ask for a new link',
+
+  // Where the welcome mail's confirmation link lands (issue 31).
+  confirmedTitle: 'Your e-mail address is confirmed',
+  confirmed: 'Thank you: mail about your orders and sales will reach you at this address.',
+  notConfirmedTitle: 'This link did not confirm your address',
+  notConfirmed:
+    'The link has expired or was used already. Your account works as before: you can browse, book and sell. If you have confirmed your address already, there is nothing more to do.',
+  browsePhones: 'Browse phones',
 } as const;

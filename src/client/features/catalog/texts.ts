@@ -9,6 +9,11 @@ export const CATALOG_TEXT = {
   bookOnlyBuyers: 'Only buyers can book a phone. Sign in with a buyer account to book it.',
   wishListOnlyBuyers: 'Only buyers can keep a wish list.',
   wishListSignIn: 'Sign in to add it',
+  wishListNotAdded: 'The phone was not added to your wish list.',
+  /** On a phone already on the buyer's wish list, instead of Add to Wish List (issue 31). */
+  onWishList: 'On your wish list',
+  removeFromWishList: 'Remove from wish list',
+  wishListNotRemoved: 'The phone was not removed from your wish list.',
   signUp: 'Sign up',
   bookedByYou: 'Booked by you',
   payNow: 'Pay now',
@@ -51,6 +56,10 @@ export const CATALOG_TEXT = {
   batteryHealthValue: (percent: number) => `${percent}%`,
   /** Before the price it dropped from, struck through. */
   was: 'was',
+  /** Before the new-phone (original) price, not struck (issue 31): "new: $1,500". */
+  newPrice: 'new:',
+  /** Said to a screen reader before "new:", so the price is named in full. */
+  originalPrice: 'Original price,',
   priceNote: {
     good: {
       label: 'Good price',

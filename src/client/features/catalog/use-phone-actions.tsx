@@ -10,24 +10,29 @@ import { useAuthUser } from '@client/lib/auth/use-auth';
 import { toastError } from '@client/lib/feedback';
 import { toast } from '@client/lib/toast';
 import { toastWithLink } from '@client/lib/toast-with-link';
-import type { Booking, Product } from '@shared/entities';
+import type { Booking, Product, WishListItem } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { addToWishList } from './api/add-to-wish-list';
 import { myBookingsQueryOptions } from './api/my-bookings';
+import { myWishListQueryOptions, removeFromWishList } from './api/my-wish-list';
 import { BookingModal } from './components/booking-modal';
 import { PHONE_ACTIONS, type PhoneAction, phoneActionPath } from './return-path';
 import { CATALOG_TEXT } from './texts';
 
 export type PhoneActions = {
   wishList: (product: Pick<Product, '_id'>) => Promise<void>;
+  /** Takes a phone off the wish list (issue 31: offered instead of adding it again). */
+  unWishList: (product: Pick<Product, '_id'>) => Promise<void>;
   book: (product: Product) => Promise<void>;
   /** False for a signed-in seller or admin: booking and wish-listing are for buyers only. */
   buyerActions: boolean;
   /** The signed-in buyer's live order for a phone, if any. */
   bookingOf: (productId: string) => Booking | undefined;
+  /** Whether the signed-in buyer has the phone on their wish list. */
+  wishListed: (productId: string) => boolean;
   /** The booking form, while one is open: render it once on the page. */
   modal: ReactNode;
 };
@@ -42,6 +47,13 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
     ...myBookingsQueryOptions(user?.email ?? ''),
     enabled: !!user && !role.loading && role.role === 'buyer',
   });
+  const wishListQuery = myWishListQueryOptions(user?.email ?? '');
+  const wishListItems = useQuery({
+    ...wishListQuery,
+    enabled: !!user && !role.loading && role.role === 'buyer',
+  });
+  const wishListItemOf = (productId: string): WishListItem | undefined =>
+    wishListItems.data?.find((w) => w.productId === productId);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const here = useLocation();
@@ -73,10 +85,23 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
     try {
       const result = await addToWishList(product._id);
       if (result.acknowledged) toast.success(TEXT.toast.wishListAdded);
-      else toast.error(result.message ?? 'Not added to the wish list.');
+      else toast.error(result.message ?? CATALOG_TEXT.wishListNotAdded);
     } catch (error) {
-      toastError(error, 'Not added to the wish list.');
+      toastError(error, CATALOG_TEXT.wishListNotAdded);
     }
+    await queryClient.invalidateQueries({ queryKey: wishListQuery.queryKey });
+  };
+
+  const unWishList = async (product: Pick<Product, '_id'>) => {
+    const item = wishListItemOf(product._id);
+    if (!item) return;
+    try {
+      await removeFromWishList(item._id);
+      toast.success(TEXT.toast.wishListDeleted);
+    } catch (error) {
+      toastError(error, CATALOG_TEXT.wishListNotRemoved);
+    }
+    await queryClient.invalidateQueries({ queryKey: wishListQuery.queryKey });
   };
 
   const book = async (product: Product) => {
@@ -115,9 +140,11 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
 
   return {
     wishList,
+    unWishList,
     book,
     buyerActions: !user || role.loading || role.role === 'buyer',
     bookingOf: (id) => bookings.data?.find((b) => b.productId === id),
+    wishListed: (id) => wishListItemOf(id) !== undefined,
     modal: booking && <BookingModal product={booking} onClose={() => setBooking(null)} />,
   };
 }

@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { cell, DataTable, DeleteButton } from '@client/components/ui/data-table';
+import { StageBadge } from '@client/components/ui/stage-badge';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { ensureCurrent } from '@client/lib/ensure-current';
@@ -8,7 +9,7 @@ import { deleteFeedback } from '@client/lib/feedback';
 import { formatDollars } from '@client/lib/format';
 import { useConfirmedAction } from '@client/lib/use-confirmed-action';
 import { srcSetOf } from '@shared/images';
-import { can } from '@shared/order-process';
+import { can, isPaidStage } from '@shared/order-process';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -93,11 +94,14 @@ export function MyOrdersRoute() {
                     {TEXT.dashboard.pay}
                     <span className="sr-only"> for {o.productName}</span>
                   </Link>
-                ) : (
+                ) : isPaidStage(o.stage) ? (
                   <span className="inline-flex flex-wrap items-center gap-2">
-                    <span className="badge badge-success">{TEXT.dashboard.paid}</span>
+                    <StageBadge stage={o.stage}>{TEXT.dashboard.paid}</StageBadge>
                     <span className="text-sm">{BUYING_TEXT.stage[o.stage]}</span>
                   </span>
+                ) : (
+                  // Cancelled, expired or refunded: the money went back, so no "paid" here.
+                  <StageBadge stage={o.stage}>{BUYING_TEXT.stage[o.stage]}</StageBadge>
                 )}
               </td>
               {/* Only a booked order is deleted (its cancel); a paid one is kept with its

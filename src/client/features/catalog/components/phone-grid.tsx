@@ -18,6 +18,8 @@ export function PhoneGrid({
           product={p}
           priority={i === 0}
           onWishList={actions.wishList}
+          onUnWishList={actions.unWishList}
+          wishListed={actions.wishListed(p._id)}
           onBook={actions.book}
           buyerActions={actions.buyerActions}
           booking={actions.bookingOf(p._id)}

@@ -6,6 +6,10 @@ import { CATALOG_TEXT } from '../texts';
 export type ProductActionsProps = {
   product: Product;
   onWishList?: (product: Product) => void;
+  /** Takes the phone off the wish list; offered instead of adding it when `wishListed`. */
+  onUnWishList?: (product: Product) => void;
+  /** The phone is on the signed-in buyer's wish list. */
+  wishListed?: boolean;
   onBook?: (product: Product) => void;
   /** False for a signed-in seller or admin: booking and wish-listing are for buyers only. */
   buyerActions?: boolean;
@@ -48,6 +52,8 @@ function BookingLink({
 export function ProductActions({
   product,
   onWishList,
+  onUnWishList,
+  wishListed = false,
   onBook,
   buyerActions = true,
   booking,
@@ -60,13 +66,23 @@ export function ProductActions({
   return (
     <div className={className}>
       {booking && <span className="badge badge-info mr-auto">{CATALOG_TEXT.bookedByYou}</span>}
-      <button
-        type="button"
-        className="btn btn-outline btn-secondary"
-        onClick={() => onWishList?.(product)}
-      >
-        {TEXT.product.addToWishList}
-      </button>
+      {wishListed ? (
+        <>
+          <span className="badge badge-secondary badge-outline">{CATALOG_TEXT.onWishList}</span>
+          <button type="button" className="btn btn-ghost" onClick={() => onUnWishList?.(product)}>
+            {CATALOG_TEXT.removeFromWishList}{' '}
+            <span className="sr-only">for {product.modelName}</span>
+          </button>
+        </>
+      ) : (
+        <button
+          type="button"
+          className="btn btn-outline btn-secondary"
+          onClick={() => onWishList?.(product)}
+        >
+          {TEXT.product.addToWishList}
+        </button>
+      )}
       {booking ? (
         <BookingLink booking={booking} sold={sold} modelName={product.modelName} />
       ) : (

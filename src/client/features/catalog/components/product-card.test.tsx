@@ -57,7 +57,7 @@ describe('ProductCard', () => {
     ).toHaveTextContent('Resale price $829.50');
     expect(
       within(card).getByText('Original price', { exact: false }).parentElement,
-    ).toHaveTextContent('Original price $1,199');
+    ).toHaveTextContent('Original price, new: $1,199');
   });
 
   it("links its title to the phone's page and the seller's name to the seller's page", () => {
@@ -86,6 +86,27 @@ describe('ProductCard', () => {
     expect(screen.getByText('Sold')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Book Now' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Add to Wish List' })).toBeEnabled();
+  });
+
+  it('says a wish-listed phone is on the wish list and offers to remove it, not to add it again', async () => {
+    const onWishList = vi.fn();
+    const onUnWishList = vi.fn();
+    renderCard(
+      <ProductCard
+        product={product}
+        wishListed
+        onWishList={onWishList}
+        onUnWishList={onUnWishList}
+      />,
+    );
+    const card = screen.getByRole('article', { name: 'Galaxy S23 Ultra' });
+    expect(within(card).getByText('On your wish list')).toBeVisible();
+    expect(within(card).queryByRole('button', { name: 'Add to Wish List' })).toBeNull();
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Remove from wish list for Galaxy S23 Ultra' }),
+    );
+    expect(onUnWishList).toHaveBeenCalledWith(product);
+    expect(onWishList).not.toHaveBeenCalled();
   });
 
   it('hands the phone to the booking and wish-list actions', async () => {
@@ -156,18 +177,20 @@ describe('ProductCard', () => {
       expect(screen.queryByText('Battery health')).not.toBeInTheDocument();
     });
 
-    it('strikes through the price it dropped from, after a visible "was"', () => {
+    it('tells the price it dropped from ("was", struck) and the new-phone price ("new:", not struck) apart', () => {
       const { container, rerender } = renderCard(
         <ProductCard product={{ ...product, previousPrice: 899 }} />,
       );
-      const struck = [...container.querySelectorAll('del')].map((d) => d.textContent);
-      expect(struck).toEqual(['$899', 'Original price $1,199']);
-      expect(container.querySelector('del')?.parentElement).toHaveTextContent('was $899');
+      const struck = [...container.querySelectorAll('del, s')].map((d) => d.textContent);
+      expect(struck).toEqual(['$899']);
+      expect(container.querySelector('del')?.parentElement).toHaveTextContent(/^was \$899$/);
       expect(container.querySelector('del')?.parentElement).not.toHaveClass('sr-only');
+      const original = screen.getByText('Original price,').parentElement;
+      expect(original).toHaveTextContent(/^Original price, new: \$1,199$/);
+      expect(original).toHaveClass('opacity-70');
       rerender(<ProductCard product={product} />);
-      expect([...container.querySelectorAll('del')].map((d) => d.textContent)).toEqual([
-        'Original price $1,199',
-      ]);
+      expect(container.querySelectorAll('del, s')).toHaveLength(0);
+      expect(screen.getByText('Original price,').parentElement).toHaveTextContent('new: $1,199');
     });
 
     it.each([

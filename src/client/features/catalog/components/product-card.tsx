@@ -9,6 +9,8 @@ type ProductCardProps = Omit<ProductActionsProps, 'soldBookNow' | 'className'>;
 export function ProductCard({
   product,
   onWishList,
+  onUnWishList,
+  wishListed,
   onBook,
   buyerActions = true,
   booking,
@@ -50,6 +52,8 @@ export function ProductCard({
         <ProductActions
           product={product}
           onWishList={onWishList}
+          onUnWishList={onUnWishList}
+          wishListed={wishListed}
           onBook={onBook}
           buyerActions={buyerActions}
           booking={booking}

@@ -11,8 +11,9 @@ import { ImeiCheckedBadge, PriceNote } from './trust-badges';
 import { VerifiedBadge } from './verified-badge';
 
 /**
- * The resale price; the price it dropped from, if it did, struck through ("was $X"); the original
- * price struck through; and the price's note against comparable sales.
+ * The resale price; the price it dropped from, if it did, struck through after "was" (decision
+ * 029); the new-phone price, muted and not struck, after "new:" (it is not a price this phone was
+ * offered at, so it must not read like the drop); and the price's note against comparable sales.
  */
 export function PriceTag({ product, large = false }: { product: Product; large?: boolean }) {
   return (
@@ -21,16 +22,15 @@ export function PriceTag({ product, large = false }: { product: Product; large?:
         <span className="sr-only">Resale price </span>
         {formatDollars(product.resellPrice)}
       </span>
-      {/* Said in words, not only struck: beside the struck original price it must read apart. */}
       {product.previousPrice !== null && (
         <span className={`font-semibold ${large ? 'text-lg' : 'text-base'}`}>
           {CATALOG_TEXT.was} <del>{formatDollars(product.previousPrice)}</del>
         </span>
       )}
-      <del className={`opacity-70 ${large ? 'text-base' : 'text-sm'}`}>
-        <span className="sr-only">Original price </span>
-        {formatDollars(product.originalPrice)}
-      </del>
+      <span className={`opacity-70 ${large ? 'text-base' : 'text-sm'}`}>
+        <span className="sr-only">{CATALOG_TEXT.originalPrice} </span>
+        {CATALOG_TEXT.newPrice} {formatDollars(product.originalPrice)}
+      </span>
       <PriceNote note={product.priceNote} />
     </p>
   );

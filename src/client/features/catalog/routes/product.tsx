@@ -214,6 +214,8 @@ export function ProductRoute() {
             <ProductActions
               product={product}
               onWishList={actions.wishList}
+              onUnWishList={actions.unWishList}
+              wishListed={actions.wishListed(product._id)}
               onBook={actions.book}
               buyerActions={actions.buyerActions}
               booking={actions.bookingOf(product._id)}

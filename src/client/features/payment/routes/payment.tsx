@@ -1,8 +1,10 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
+import { StageBadge } from '@client/components/ui/stage-badge';
 import { ApiError } from '@client/lib/api-client';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions } from '@client/lib/client-config';
 import { ensureCurrent } from '@client/lib/ensure-current';
+import { isPaidStage } from '@shared/order-process';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useState } from 'react';
@@ -44,15 +46,21 @@ function NextStep({ orderId, location }: { orderId: string; location: string }) 
     <>
       <p>{PAYMENT_TEXT.nextStep(location)}</p>
       <p>{PAYMENT_TEXT.held}</p>
-      <div className="flex flex-wrap gap-2">
-        <Link to={`/dashboard/orders/${orderId}`} className="btn btn-primary btn-sm">
-          {PAYMENT_TEXT.seeOrder}
-        </Link>
-        <Link to="/dashboard/myorders" className="btn btn-outline btn-sm">
-          {PAYMENT_TEXT.myOrders}
-        </Link>
-      </div>
+      <OrderLinks orderId={orderId} />
     </>
+  );
+}
+
+function OrderLinks({ orderId }: { orderId: string }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Link to={`/dashboard/orders/${orderId}`} className="btn btn-primary btn-sm">
+        {PAYMENT_TEXT.seeOrder}
+      </Link>
+      <Link to="/dashboard/myorders" className="btn btn-outline btn-sm">
+        {PAYMENT_TEXT.myOrders}
+      </Link>
+    </div>
   );
 }
 
@@ -126,13 +134,24 @@ export function PaymentRoute() {
           </p>
           <NextStep orderId={order._id} location={order.location} />
         </div>
-      ) : order.status === 'paid' ? (
+      ) : order.stage === 'paid' ? (
         <div className="space-y-3">
           <p className="text-lg">
-            <span className="badge badge-success mr-2">{TEXT.dashboard.paid}</span>
+            <StageBadge stage={order.stage}>{TEXT.dashboard.paid}</StageBadge>{' '}
             {PAYMENT_TEXT.paid(order.productName)}
           </p>
           <NextStep orderId={order._id} location={order.location} />
+        </div>
+      ) : order.stage !== 'booked' ? (
+        // Past the payment: the sale's stage says where it is, so a cancelled one is not "paid".
+        <div className="space-y-3">
+          <p className="text-lg">
+            <StageBadge stage={order.stage}>
+              {isPaidStage(order.stage) ? TEXT.dashboard.paid : PAYMENT_TEXT.stage[order.stage]}
+            </StageBadge>{' '}
+            {PAYMENT_TEXT.after[order.stage](order.productName)}
+          </p>
+          <OrderLinks orderId={order._id} />
         </div>
       ) : (
         <>

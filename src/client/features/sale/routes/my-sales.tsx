@@ -4,6 +4,7 @@ import { cell, DataTable } from '@client/components/ui/data-table';
 import { Modal } from '@client/components/ui/modal';
 import { RatingSummary } from '@client/components/ui/rating-summary';
 import { ShowMore } from '@client/components/ui/show-more';
+import { StageBadge } from '@client/components/ui/stage-badge';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
 import { clientConfigQueryOptions, useFeeRule } from '@client/lib/client-config';
@@ -128,7 +129,11 @@ export function MySalesRoute() {
               <td {...cell(COLUMN.stage)}>
                 {/* One child: on a phone the cell is a grid of its label and its value. */}
                 <span>
-                  {s.soldElsewhere ? SALE_TEXT.soldElsewhereShort : SALE_TEXT.stage[s.stage]}
+                  {s.soldElsewhere ? (
+                    SALE_TEXT.soldElsewhereShort
+                  ) : (
+                    <StageBadge stage={s.stage}>{SALE_TEXT.stage[s.stage]}</StageBadge>
+                  )}
                   <SaleMoney sale={s} rule={rule} />
                 </span>
               </td>

@@ -229,7 +229,7 @@ describe('the order page, for its seller', () => {
     handoverCode: null,
   };
 
-  it('takes the code and shows the server’s answer to a wrong one', async () => {
+  it('takes the code and shows the server’s answer to a wrong one, in sentences', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () =>
@@ -247,7 +247,7 @@ describe('the order page, for its seller', () => {
     await userEvent.type(code, '65-4321');
     expect(code).toHaveValue('654321');
     await userEvent.click(screen.getByRole('button', { name: 'Confirm handover' }));
-    expect(await screen.findByText('code: not right; 4 tries left')).toBeInTheDocument();
+    expect(await screen.findByText('That code is not right. 4 tries left.')).toBeInTheDocument();
     expect(code).toHaveAttribute('aria-invalid', 'true');
   });
 });

@@ -1,6 +1,7 @@
 import { DashboardPage } from '@client/components/layout/dashboard-page';
 import { ConfirmDialog } from '@client/components/ui/confirm-dialog';
 import { Modal } from '@client/components/ui/modal';
+import { StageBadge } from '@client/components/ui/stage-badge';
 import { ApiError } from '@client/lib/api-client';
 import { session } from '@client/lib/auth/session';
 import { useAuth } from '@client/lib/auth/use-auth';
@@ -117,7 +118,9 @@ function Summary({ sale }: { sale: Sale }) {
           </Row>
           <Row label={SALE_TEXT.price}>{formatDollars(sale.price)}</Row>
           <SellerShare sale={sale} rule={rule} />
-          <Row label={SALE_TEXT.stageLabel}>{SALE_TEXT.stage[sale.stage]}</Row>
+          <Row label={SALE_TEXT.stageLabel}>
+            <StageBadge stage={sale.stage}>{SALE_TEXT.stage[sale.stage]}</StageBadge>
+          </Row>
           <Row label={SALE_TEXT.moneyLabel}>
             {sale.money ? SALE_TEXT.money[sale.money] : SALE_TEXT.notPaid}
           </Row>

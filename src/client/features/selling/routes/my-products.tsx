@@ -84,7 +84,12 @@ export function MyProductsRoute() {
           {products.map((p, i) => (
             <tr key={p._id}>
               <th scope="row">{i + 1}</th>
-              <td {...cell(COLUMN.name, 'title')}>{p.modelName}</td>
+              {/* The phone's own page, as buyers see it (issue 31). */}
+              <td {...cell(COLUMN.name, 'title')}>
+                <Link to={`/product/${p._id}`} className="link link-hover">
+                  {p.modelName}
+                </Link>
+              </td>
               <td {...cell(COLUMN.price)}>{formatDollars(p.resellPrice)}</td>
               <td {...cell(COLUMN.status)}>
                 {STATUS_TEXT[p.status]}
