@@ -141,12 +141,14 @@ test('a booking and a payment appear on the seller’s open My Sales within seco
   const sale = main.getByRole('row').filter({ hasText: model });
   await expect(sale).toBeVisible();
   await payOrder(buyer, orderId);
-  await expect(sale).toContainText(/paid/i);
+  await expect(sale).toContainText('Paid, waiting for the handover');
 
   // Clicking My Sales in the menu again shows the same, current list.
   await page
     .getByRole('navigation', { name: 'Dashboard' })
     .getByRole('link', { name: /My Sales/ })
     .click();
-  await expect(main.getByRole('row').filter({ hasText: model })).toContainText(/paid/i);
+  await expect(main.getByRole('row').filter({ hasText: model })).toContainText(
+    'Paid, waiting for the handover',
+  );
 });
