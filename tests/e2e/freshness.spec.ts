@@ -4,10 +4,8 @@
  * its search card and their wish list before, comes back to each of them without a reload; and a
  * buyer books and pays while the seller looks at My Sales.
  */
-import type { Browser, Page } from '@playwright/test';
 import {
   type Account,
-  API_PASSWORD,
   bookPhone,
   createAccountViaApi,
   createSellerWithPhone,
@@ -15,21 +13,7 @@ import {
   productIdOf,
 } from './api';
 import { expect, test } from './console';
-
-async function signedIn(
-  browser: Browser,
-  email: string,
-  from: string,
-  viewport: { width: number; height: number },
-): Promise<Page> {
-  const page = await (await browser.newContext({ viewport })).newPage();
-  await page.goto(`/signin?from=${encodeURIComponent(from)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(API_PASSWORD);
-  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(new RegExp(`${from.replace(/[/?]/g, '\\$&')}$`));
-  return page;
-}
+import { signedIn } from './signed-in';
 
 /** The seller changes the phone's resale price, as the Edit page sends it. */
 async function setPrice(seller: Account, productId: string, resellPrice: number) {

@@ -3,19 +3,9 @@
  * and the buyer sees the answer arrive, both without reloading; a phone number in a message is
  * hidden before the buyer pays.
  */
-import type { Browser, Page } from '@playwright/test';
-import { API_PASSWORD, createAccountViaApi, createSellerWithPhone } from './api';
+import { createAccountViaApi, createSellerWithPhone } from './api';
 import { expect, test } from './console';
-
-async function signedIn(browser: Browser, email: string, from: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`/signin?from=${encodeURIComponent(from)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(API_PASSWORD);
-  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(new RegExp(`${from.replace(/[/?]/g, '\\$&')}$`));
-  return page;
-}
+import { signedIn } from './signed-in';
 
 test('a buyer asks, the seller answers, both see it live; a number is hidden before payment', async ({
   browser,
