@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, gte, inArray, like, sql } from 'drizzle-orm';
 import type { Finance, PayoutSummary } from '../../shared/entities';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import {
   ledgerEntries,
   ledgerTransactions,
@@ -30,11 +30,27 @@ function weekStart(at: Date): Date {
 
 const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
-export async function payoutSummary(
+/**
+ * A seller's Payouts page, read in one snapshot: a payout booked between its reads (its status
+ * and its ledger entries commit together) never shows as paid beside a balance from before it.
+ */
+export function payoutSummary(
   db: Db,
   sellerId: string,
   schedule: string,
   now = new Date(),
+): Promise<PayoutSummary> {
+  return db.transaction((tx) => summaryIn(tx, sellerId, schedule, now), {
+    isolationLevel: 'repeatable read',
+    accessMode: 'read only',
+  });
+}
+
+async function summaryIn(
+  db: Db | Tx,
+  sellerId: string,
+  schedule: string,
+  now: Date,
 ): Promise<PayoutSummary> {
   const [balances, [account], sending, recent] = await Promise.all([
     sellerBalances(db, sellerId),
