@@ -8,6 +8,9 @@
  *   npm run cluster                      3 servers on http://localhost:8080
  *   npm run cluster -- --servers 2 --port 9000
  *   npm run cluster -- --redis           limits counted in Redis instead of PostgreSQL
+ *   npm run cluster -- --ha              PostgreSQL replicated under Patroni (decision 045):
+ *                                        etcd, a primary and a synchronous standby, the servers
+ *                                        reaching the primary through haproxy
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,6 +21,7 @@ import { startRedisServer } from '../tests/helpers/redis-server';
 import { startS3Server } from '../tests/helpers/s3-server';
 import { ensureClientBuild } from './client-build';
 import { startCluster } from './lib/cluster';
+import { startPostgresBalancer, startPostgresHa } from './lib/postgres-ha';
 import { freePort } from './lib/server-process';
 
 const { values: args } = parseArgs({
@@ -25,6 +29,7 @@ const { values: args } = parseArgs({
     servers: { type: 'string', default: '3' },
     port: { type: 'string', default: '8080' },
     redis: { type: 'boolean', default: false },
+    ha: { type: 'boolean', default: false },
   },
 });
 const servers = Number(args.servers);
@@ -43,11 +48,39 @@ const stops: (() => Promise<void> | void)[] = [];
 const stopAll = async () => {
   for (const stop of stops.reverse()) await stop();
 };
+
+/** The one PostgreSQL, or with `--ha` Patroni's pair behind haproxy; what to print about it. */
+async function startDatabase(): Promise<{ url: string; lines: string[]; tries: string[] }> {
+  if (!args.ha) {
+    const postgres = startPostgres({ port: await freePort(), durable: true });
+    if ('skipped' in postgres) throw new Error(`PostgreSQL: ${postgres.skipped}`);
+    stops.push(postgres.stop);
+    return { url: postgres.url, lines: [`  database: ${postgres.url}`], tries: [] };
+  }
+  const ha = await startPostgresHa();
+  stops.push(ha.stop);
+  const balancer = await startPostgresBalancer(ha);
+  stops.push(balancer.stop);
+  const primary = await ha.primary();
+  return {
+    url: balancer.primaryUrl,
+    lines: [
+      `  database: ${balancer.primaryUrl} (haproxy → the primary; replicas on ${balancer.replicaUrl})`,
+      `  etcd ${ha.etcdUrl}; Patroni's view: curl http://127.0.0.1:${ha.nodes[0]?.restPort}/cluster`,
+      ...ha.nodes.map(
+        (n) =>
+          `  ${n.name}${n === primary ? ' (primary at start)' : ''}: ${n.url}, Patroni REST :${n.restPort}`,
+      ),
+    ],
+    tries: [
+      `  try: kill -9 $(head -1 ${primary?.dataDir}/postmaster.pid) kills the primary's PostgreSQL; Patroni promotes the standby in seconds, haproxy follows`,
+    ],
+  };
+}
+
 try {
   console.info('Starting PostgreSQL, the object store and the servers…');
-  const postgres = startPostgres({ port: await freePort(), durable: true });
-  if ('skipped' in postgres) throw new Error(`PostgreSQL: ${postgres.skipped}`);
-  stops.push(postgres.stop);
+  const database = await startDatabase();
   const store = await startS3Server({ bucket: 'photos' });
   stops.push(store.close);
   const redis = args.redis ? await startRedisServer() : null;
@@ -59,7 +92,7 @@ try {
     servers,
     port,
     publicHost: 'localhost',
-    databaseUrl: postgres.url,
+    databaseUrl: database.url,
     dataDir,
     env: {
       ...store.env,
@@ -75,11 +108,12 @@ try {
     [
       `Used-phone marketplace (cluster) is running at http://localhost:${port}`,
       `  haproxy → ${cluster.servers.map((s, i) => `s${i + 1} ${s.url} (pid ${s.child.pid})`).join(', ')}`,
-      `  database: ${postgres.url}`,
+      ...database.lines,
       `  photos: ${store.endpoint} bucket ${store.bucket}`,
       `  limits: ${redis ? `Redis ${redis.url}` : 'PostgreSQL'}`,
       `  demo accounts: the usual ones, password ${password}`,
       '  try: kill -TERM <pid> drains one server (its health turns 503, haproxy moves on)',
+      ...database.tries,
       'Ctrl-C stops everything.',
     ].join('\n'),
   );

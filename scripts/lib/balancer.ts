@@ -26,7 +26,7 @@ export type Balancer = {
 export const HEALTH_CHECK = { intervalMs: 500, fall: 2, rise: 2 };
 
 /** haproxy from PATH, or where Debian puts it (/usr/sbin is not on every user's PATH). */
-const HAPROXY = ['haproxy', '/usr/sbin/haproxy'].find((bin) => {
+export const HAPROXY = ['haproxy', '/usr/sbin/haproxy'].find((bin) => {
   try {
     execFileSync(bin, ['-v'], { stdio: 'pipe' });
     return true;
