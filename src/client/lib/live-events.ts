@@ -5,6 +5,7 @@
  * seconds, then longer up to a minute; the pages' own polling covers the time between.
  */
 import { API_BASE, callRoutes } from '@shared/call-routes';
+import { LIVE_RECONNECTED } from '@shared/live';
 import { getAccessToken, session } from './auth/session';
 
 const FIRST_RETRY_MS = 2_000;
@@ -45,7 +46,7 @@ export function subscribeLive(onEvent: (name: string) => void): () => void {
         if (res.status === 401) await session.renewToken();
         else if (res.ok && res.body) {
           // Whatever happened while it was away is asked for once it is back.
-          onEvent('reconnected');
+          onEvent(LIVE_RECONNECTED);
           await readEvents(res.body);
         }
       } catch {

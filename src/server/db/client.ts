@@ -99,6 +99,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({
       connectionString: options.url,
       max: 10,
+      // While a failover leaves haproxy with no primary, a new connection waits rather than
+      // fails: a bounded wait, then a 503 with Retry-After (plugins/errors.ts), never a hang.
+      connectionTimeoutMillis: 5000,
       // A server whose machine vanishes (no crash, no goodbye) is noticed by TCP keepalives, so
       // its connections end and the start lock one of them may hold is freed.
       keepAlive: true,

@@ -13,7 +13,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { and, gt, inArray, sql } from 'drizzle-orm';
-import { isLiveSubject, type LiveEvent } from '../../shared/live';
+import { isLiveSubject, LIVE_RECONNECTED, type LiveEvent } from '../../shared/live';
 import type { Database } from '../db/client';
 import { authSessions, users } from '../db/schema';
 
@@ -81,10 +81,16 @@ export class LiveHub {
   }
 
   async start(): Promise<void> {
-    this.stopListening = await this.database.listen(LIVE_CHANNEL, (payload) => {
-      const event = parseLivePayload(payload);
-      if (event) this.tell(event.userId, event);
-    });
+    this.stopListening = await this.database.listen(
+      LIVE_CHANNEL,
+      (payload) => {
+        const event = parseLivePayload(payload);
+        if (event) this.tell(event.userId, event);
+      },
+      // The listener was lost (a failover, a restart of PostgreSQL) and listens again: what
+      // changed meanwhile was not heard, so every page asks again for all it shows.
+      () => this.each((stream) => send(stream, `event: ${LIVE_RECONNECTED}\ndata: {}\n\n`)),
+    );
   }
 
   /** Whether a new stream may open now. */

@@ -10,6 +10,11 @@ import {
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
 import { fieldOfMessage } from '../../shared/listing-input';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE,
+  isDatabaseUnavailable,
+} from '../db/unavailable';
 import { DomainError } from '../domain/domain-error';
 
 type Issue = {
@@ -77,6 +82,12 @@ export default fp(async function errors(app: FastifyInstance) {
             ? { message: error.message, fields: { [field]: error.message } }
             : { message: error.message },
         );
+    }
+    if (isDatabaseUnavailable(error)) {
+      // A failover or restart of PostgreSQL, not a fault of ours: the caller asks again shortly.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return reply.code(503).send({ message: DATABASE_UNAVAILABLE });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
