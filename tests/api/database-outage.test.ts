@@ -1,0 +1,204 @@
+/**
+ * The application rides through losing its database (issue 32, decision 045): a TCP relay stands
+ * between the server and PostgreSQL, as haproxy does, and is cut (every connection reset, new
+ * ones refused) and then opened again, as a failover does. Meanwhile every call answers 503 with
+ * `Retry-After` and changes nothing, health tells the balancer, and once the database is back
+ * the same server serves again without a restart: its pool's broken connections are replaced,
+ * its listeners listen again and read everything they may have missed (the search counts of
+ * decision 034, the live streams of decision 043). PostgreSQL only: PGlite is in the process.
+ */
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import net, { type AddressInfo, type Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { type Database, openDatabase } from '../../src/server/db/client';
+import { orders, products } from '../../src/server/db/schema';
+import { DATABASE_UNAVAILABLE } from '../../src/server/db/unavailable';
+import { type Account, createAccount } from '../helpers/accounts';
+import { createProduct, createSeller } from '../helpers/factories';
+import { createPostgresDatabase } from '../helpers/test-app';
+
+const postgresUrl = inject('postgresUrl');
+
+/** A relay to PostgreSQL that can be cut (resets, refusals) and opened again on the same port. */
+async function startRelay(target: URL) {
+  const sockets = new Set<Socket>();
+  const serve = () =>
+    net.createServer((client) => {
+      const upstream = net.connect(Number(target.port), target.hostname);
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
+        sockets.add(a);
+        a.on('close', () => sockets.delete(a));
+        a.on('error', () => b.destroy());
+        a.pipe(b);
+      }
+    });
+  let server = serve();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    /** Every connection reset, new ones refused: the primary is gone. */
+    cut: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.resetAndDestroy();
+      });
+    },
+    /** A primary answers on the same address again. */
+    open: async () => {
+      server = serve();
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe.skipIf(!postgresUrl)('the database lost and back (PostgreSQL)', () => {
+  let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let relay: Awaited<ReturnType<typeof startRelay>>;
+  let direct: Database;
+  let database: Database;
+  let app: FastifyInstance;
+  let dataDir: string;
+  let buyer: Account;
+  let phoneId: string;
+
+  beforeAll(async () => {
+    created = await createPostgresDatabase(postgresUrl as string);
+    // The test's own view of the database, beside the relay: it writes while the server cannot.
+    direct = await openDatabase({ url: created.url });
+    const target = new URL(created.url);
+    relay = await startRelay(target);
+    const relayed = new URL(created.url);
+    relayed.port = String(relay.port);
+    database = await openDatabase({ url: relayed.toString() });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-outage-'));
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      PUBLIC_CACHE_MS: '0',
+      SIGN_UPS_PER_ADDRESS: '1000000',
+      SIGN_UPS_IN_ALL: '1000000',
+      IDENTITY_RATE_LIMIT: '0',
+      SEARCH_COUNTS: 'memory',
+    });
+    app = await buildApp({ config, database });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    buyer = await createAccount(app, 'user');
+    const seller = await createSeller(direct.db);
+    phoneId = (await createProduct(direct.db, seller, { modelName: 'Outage Phone One' })).id;
+    await waitFor(async () => app.searchCounts?.ready === true, 'the search counts read');
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    await relay?.close();
+    await direct?.close();
+    await created?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function waitFor(ok: () => Promise<boolean>, what: string, ms = 20_000) {
+    const deadline = Date.now() + ms;
+    while (!(await ok())) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+      await sleep(100);
+    }
+  }
+
+  const url = (p: string) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${p}`;
+
+  it('answers 503 with Retry-After while it is away, changes nothing, and serves again once it is back', async () => {
+    const events = await fetch(url('/api/events'), {
+      headers: { ...buyer.bearer, accept: 'text/event-stream' },
+    });
+    expect(events.status).toBe(200);
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    let streamed = '';
+    const reading = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        streamed += new TextDecoder().decode(value);
+      }
+    })().catch(() => undefined);
+
+    expect((await fetch(url('/api/health'))).status).toBe(200);
+    const phonesBefore = app.searchCounts?.phones ?? 0;
+
+    await relay.cut();
+
+    const health = await fetch(url('/api/health'));
+    expect(health.status).toBe(503);
+    for (const call of [
+      () => fetch(url('/api/category/01')),
+      () => fetch(url(`/api/products/${phoneId}`)),
+      () =>
+        fetch(url('/api/order'), {
+          method: 'POST',
+          headers: { ...buyer.bearer, 'content-type': 'application/json' },
+          body: JSON.stringify({ productId: phoneId, location: 'Cafe', number: '1' }),
+        }),
+    ]) {
+      const res = await call();
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(await res.json()).toEqual({ message: DATABASE_UNAVAILABLE });
+    }
+    // The booking asked while the database was away wrote nothing.
+    expect(await direct.db.select().from(orders).where(eq(orders.productId, phoneId))).toEqual([]);
+
+    // A phone listed meanwhile by another server: its notice is not heard by this one.
+    const seller = await createSeller(direct.db);
+    const listedMeanwhile = await createProduct(direct.db, seller, {
+      modelName: 'Outage Phone Two',
+    });
+
+    await relay.open();
+    await waitFor(
+      async () => (await fetch(url('/api/health'))).status === 200,
+      'health answers 200 again',
+    );
+    const page = await fetch(url(`/api/products/${listedMeanwhile.id}`));
+    expect(page.status).toBe(200);
+    const booked = await fetch(url('/api/order'), {
+      method: 'POST',
+      headers: { ...buyer.bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ productId: phoneId, location: 'Cafe', number: '1' }),
+    });
+    expect(booked.status).toBe(200);
+    expect(await direct.db.select().from(orders).where(eq(orders.productId, phoneId))).toHaveLength(
+      1,
+    );
+
+    // The search counts listened again and read everything: the phone they never heard of counts.
+    await waitFor(
+      async () => app.searchCounts?.ready === true && app.searchCounts.phones === phonesBefore + 1,
+      'the search counts read everything again',
+    );
+    // The live stream was told to ask again for all it shows.
+    await waitFor(
+      async () => streamed.includes('event: reconnected\n'),
+      'the page told to read again',
+    );
+    await reader.cancel();
+    await reading;
+    expect(await direct.db.select().from(products).where(eq(products.id, phoneId))).toHaveLength(1);
+  }, 60_000);
+});
