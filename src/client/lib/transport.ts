@@ -17,6 +17,8 @@ export class ApiError extends Error {
     message: string,
     /** A refusal's problems by the body path each is about (`specificatons.battery`), for a form. */
     readonly fields: Record<string, string> = {},
+    /** A 429's or 503's `Retry-After` in seconds: when asking again may be answered. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -110,9 +112,16 @@ async function exchange<T>(
       response.status,
       plainMessage(messageOf(payload) ?? `Request failed with status code ${response.status}`),
       fieldsOf(payload),
+      retryAfterOf(response.headers.get('retry-after')),
     );
   }
   return { data: payload as T, next: nextLink(response.headers.get('link')) };
+}
+
+/** `Retry-After` in seconds (a date form is not sent by our server), or undefined. */
+function retryAfterOf(header: string | null): number | undefined {
+  const seconds = Number(header);
+  return header && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 /**
