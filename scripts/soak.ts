@@ -11,6 +11,9 @@
  *   npm run soak -- --servers 2 [--kill-at 30]: N servers on one PostgreSQL (a throwaway one
  *     unless --database-url) and object storage behind haproxy; one is killed (SIGKILL) at
  *     --kill-at seconds (default: half the run) and started again 5 s later
+ *   npm run soak -- --servers 2 --ha --kill-database primary,standby: the servers on a replicated
+ *     PostgreSQL (Patroni's pair behind haproxy, decision 045) whose primary's, then standby's,
+ *     postmaster is killed (SIGKILL) mid-run (the first at --kill-at); the servers ride through
  *   npm run soak -- --funds-hold 4 --payout-every 2 --account-hold 10: the sellers' money on the
  *     soak's server (seconds): the funds hold after a handover, the payout period, the hold after
  *     a change of payout account (issue 30)
@@ -28,7 +31,15 @@ import { startS3Server } from '../tests/helpers/s3-server';
 import { type Cluster, startCluster } from './lib/cluster';
 import { freePort, ROOT, type ServerProcess, startServer } from './lib/server-process';
 import { seedStock, soldBefore } from './lib/soak-catalog';
-import { type Account, createAccount, Http } from './lib/soak-http';
+import {
+  type DatabaseKill,
+  parseDatabaseKills,
+  type ReplicatedDatabase,
+  scheduleDatabaseKills,
+  standbyCaughtUp,
+  startReplicatedDatabase,
+} from './lib/soak-database-kills';
+import { type Account, createAccount, Http, type Outage } from './lib/soak-http';
 import {
   awaitPayoutsSettled,
   type PayoutSummaryRead,
@@ -60,6 +71,8 @@ const { values: args } = parseArgs({
     'keep-data': { type: 'boolean', default: false },
     servers: { type: 'string', default: '1' },
     'kill-at': { type: 'string' },
+    ha: { type: 'boolean', default: false },
+    'kill-database': { type: 'string' },
     'funds-hold': { type: 'string', default: '4' },
     'payout-every': { type: 'string', default: '2' },
     'account-hold': { type: 'string', default: '10' },
@@ -100,8 +113,31 @@ if (servers > 1 && args.url) {
   console.error('--servers starts servers of its own: leave out --url');
   process.exit(2);
 }
-// Mid-run by default; 0 kills none.
-const killAtS = servers > 1 ? Number(args['kill-at'] ?? durationS / 2) : 0;
+const parsedKills = parseDatabaseKills(args['kill-database']);
+if (typeof parsedKills === 'string') {
+  console.error(parsedKills);
+  process.exit(2);
+}
+const databaseKills: DatabaseKill[] = parsedKills;
+if ((args.ha || databaseKills.length > 0) && (args.url || args['database-url'])) {
+  console.error(
+    '--ha starts a replicated PostgreSQL of its own: leave out --url and --database-url',
+  );
+  process.exit(2);
+}
+if (databaseKills.length > 0 && !args.ha) {
+  console.error('--kill-database kills a node of the replicated PostgreSQL: add --ha');
+  process.exit(2);
+}
+// Mid-run by default; 0 kills none. With database kills, the servers are not killed: the
+// first database kill comes at --kill-at (by default spread evenly through the run).
+const killAtS =
+  servers > 1 || databaseKills.length > 0
+    ? Number(
+        args['kill-at'] ??
+          (databaseKills.length > 0 ? durationS / (databaseKills.length + 1) : durationS / 2),
+      )
+    : 0;
 if (!(killAtS >= 0 && killAtS < durationS)) {
   console.error('--kill-at must be a number of seconds, at least 0 and less than --duration');
   process.exit(2);
@@ -119,6 +155,9 @@ const alsoStop: (() => Promise<void> | void)[] = [];
 const kills: number[] = [];
 const killNotes: string[] = [];
 let dataDir: string | null = null;
+/** The replicated PostgreSQL of --ha, and when it was away. */
+let replicated: ReplicatedDatabase | null = null;
+const outages: Outage[] = [];
 
 async function cleanUp() {
   await server?.kill();
@@ -156,7 +195,15 @@ type Results = {
   database: 'pglite' | 'postgres' | 'external';
   target: string;
   /** Servers behind the balancer (1: no balancer), what was killed, and the requests it cost. */
-  cluster: { servers: number; kills: string[]; inFlightAtKills: number };
+  cluster: {
+    servers: number;
+    /** One PostgreSQL, or Patroni's replicated pair (--ha). */
+    replicated: boolean;
+    kills: string[];
+    inFlightAtKills: number;
+    /** Failures in the database's outages, each asked again as a person would. */
+    unavailable: Http['unavailable'];
+  };
   /** Other work on the machine skews latency: its cores and load average at start and end. */
   machine: { cpus: number; loadStart: number; loadEnd: number; node: string };
   users: number;
@@ -208,9 +255,9 @@ function markdown(r: Results): string {
     `- **${fmt(r.requests)} requests** (${r.requestsPerS.toFixed(1)}/s), **${r.errors} errors**, **${r.mismatches} mismatches**`,
     `- payments acknowledged to buyers: ${r.ledger.acknowledged} (${money(r.ledger.acknowledgedCents)}); buyers whose hold was released because another bought the phone first: ${r.ledger.released} (${r.races.released} in deliberate races); races: ${r.races.started} started, ${r.races.contested} contested`,
     `- sales (hold ${r.sales.holdS ?? 'unknown'} s, timed work every ${r.sales.timedWorkMs ?? '?'} ms${r.sales.admin ? '' : ', no admin: no disputes'}): ${counted(r.sales.byFate)}; ended ${counted(r.sales.byStage)}; ${r.sales.wrongCodes} wrong codes refused; ${r.sales.expiredFirst} expired before the handover or cancel came; the end waited ${r.sales.endingS.toFixed(1)} s for the last holds to expire`,
-    ...(r.cluster.servers > 1
+    ...(r.cluster.servers > 1 || r.cluster.replicated
       ? [
-          `- **${r.cluster.servers} servers behind haproxy** on one PostgreSQL, photos in object storage; ${r.cluster.kills.join('; ') || 'no server killed'}; **${r.cluster.inFlightAtKills} requests in flight at the kill** failed (counted apart, not as errors)`,
+          `- **${r.cluster.servers} servers behind haproxy** on ${r.cluster.replicated ? 'a replicated PostgreSQL (Patroni: a primary and a synchronous standby, found through haproxy)' : 'one PostgreSQL'}, photos in object storage; ${r.cluster.kills.join('; ') || 'nothing killed'}; **${r.cluster.inFlightAtKills} requests in flight at a server's kill** failed (counted apart, not as errors)${r.cluster.replicated ? `; while the database was away, **${r.cluster.unavailable['503']} answers were 503 and ${r.cluster.unavailable.network} broken connections**, each asked again after its Retry-After (${r.cluster.unavailable.gaveUp} still failing after a minute)` : ''}`,
         ]
       : []),
     `- server stop: ${r.serverStop}`,
@@ -366,9 +413,15 @@ async function main(): Promise<number> {
   if (args.url) {
     base = args.url.replace(/\/$/, '');
     database = 'external';
-  } else if (servers > 1) {
+  } else if (servers > 1 || args.ha) {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'soak-'));
     database = 'postgres';
+    if (args.ha) {
+      console.info('Starting a replicated PostgreSQL (etcd, two Patroni nodes, haproxy)…');
+      replicated = await startReplicatedDatabase();
+      alsoStop.push(replicated.stop);
+      databaseUrl = replicated.url;
+    }
     if (!databaseUrl) {
       const postgres = startPostgres({ port: await freePort() });
       if ('skipped' in postgres) throw new Error(`PostgreSQL: ${postgres.skipped}`);
@@ -429,7 +482,7 @@ async function main(): Promise<number> {
 
   const stats = new SoakStats();
   // A minute before a call counts as failed: sign-ups queue for the password hash under load.
-  const http = new Http(base, stats, 60_000, kills);
+  const http = new Http(base, stats, 60_000, kills, outages);
   const ledger: Ledger = { acknowledged: [], released: [], sales: [] };
   const racePhoneCount = stock.racePool.length;
   const races = new RaceBoard(stock.racePool, raceSize);
@@ -437,7 +490,20 @@ async function main(): Promise<number> {
   const deadline = started + durationS * 1000;
   const rampMs = rampS * 1000;
   console.info(`Running ${users} users for ${durationS} s (arriving over ${rampS} s)…`);
-  const killTimer = scheduleKill(started);
+  const killTimer = databaseKills.length > 0 ? null : scheduleKill(started);
+  const databaseKilling =
+    replicated && databaseKills.length > 0
+      ? scheduleDatabaseKills({
+          database: replicated,
+          kills: databaseKills,
+          site: base,
+          started,
+          firstAtMs: killAtS * 1000,
+          gapMs: ((durationS - killAtS) * 1000) / databaseKills.length,
+          outages,
+          notes: killNotes,
+        })
+      : null;
   // A few sellers change their payout account mid-run, after the arrivals: their payouts wait.
   const switched = payoutsOurs
     ? new Promise<void>((resolve) =>
@@ -490,6 +556,10 @@ async function main(): Promise<number> {
   clearInterval(progress);
   if (killTimer) clearTimeout(killTimer);
   const wallS = (Date.now() - started) / 1000;
+  const killChecks =
+    (await databaseKilling?.done.catch((err: Error) => [
+      { name: 'the database kills ran', ok: false, detail: err.message },
+    ])) ?? [];
 
   // The sales left alone (or reached too late) must expire: read each as its buyer until it has.
   const endingStarted = Date.now();
@@ -595,6 +665,8 @@ async function main(): Promise<number> {
   }
   const raced = raceCheck(races.races);
   checks.push(raced);
+  checks.push(...killChecks);
+  if (replicated) checks.push(await standbyCaughtUp(replicated));
 
   const summary = stats.summary(started + rampMs);
   const mismatches = checks.filter((c) => !c.ok).length;
@@ -602,7 +674,13 @@ async function main(): Promise<number> {
     runId,
     startedAt,
     database,
-    cluster: { servers, kills: killNotes, inFlightAtKills: http.lostInKills },
+    cluster: {
+      servers,
+      replicated: replicated !== null,
+      kills: killNotes,
+      inFlightAtKills: http.lostInKills,
+      unavailable: http.unavailable,
+    },
     target: args.url
       ? base
       : databaseUrl

@@ -5,6 +5,12 @@
  */
 import type { SoakStats } from './soak-stats';
 
+/** When the database was away: from a kill until the site served again (null: not yet). */
+export type Outage = { from: number; to: number | null };
+
+/** How long after an outage closes a failure still counts as its (answers under way). */
+export const OUTAGE_SLACK_MS = 10_000;
+
 export type Reply = { status: number; body: unknown; headers: Headers };
 /** Names the outcome of an expected answer, or undefined when the answer is unexpected. */
 export type Accept = (status: number, body: unknown) => string | undefined;
@@ -49,7 +55,29 @@ export class Http {
      * an error (the soak with several servers kills one on purpose).
      */
     private readonly kills: readonly number[] = [],
+    /**
+     * When the database was away (issue 32): a 503 or a broken connection answered inside one
+     * (or shortly after it closed) is asked again as a person would, after its Retry-After; a
+     * 500 is an error whenever it comes.
+     */
+    private readonly outages: readonly Outage[] = [],
   ) {}
+
+  /** Failures the database's outages caused, each asked again: by kind (503, network). */
+  readonly unavailable = { '503': 0, network: 0, gaveUp: 0 };
+
+  /** Whether a failure answered at `answeredAt` falls in an outage. */
+  private inOutage(answeredAt: number): boolean {
+    return this.outages.some(
+      (o) =>
+        o.from <= answeredAt && answeredAt <= (o.to ?? Number.POSITIVE_INFINITY) + OUTAGE_SLACK_MS,
+    );
+  }
+
+  /** Whether asking again has gone on past its minute (the error is already counted). */
+  private gaveUp(firstSent: number): boolean {
+    return Date.now() - firstSent > 60_000;
+  }
 
   /** Counts the failure as lost in a kill when it was in flight at one; answers whether it was. */
   private lostInKill(operation: string, sentAt: number, elapsedMs: number): boolean {
@@ -61,10 +89,36 @@ export class Http {
   }
 
   async call(operation: string, path: string, options: CallOptions): Promise<Reply | null> {
+    const firstSent = Date.now();
     for (let retries = options.retriesWhenBusy ?? 0; ; retries--) {
-      const reply = await this.once(operation, path, options, retries > 0);
+      const reply = await this.once(operation, path, options, retries > 0, firstSent);
       if (reply !== 'busy') return reply;
     }
+  }
+
+  /**
+   * A 503 or a broken connection in an outage: waits as the answer asks (or a second) and says
+   * to ask again, for up to a minute from the first try; then it is an error.
+   */
+  private async outageRetry(
+    operation: string,
+    elapsedMs: number,
+    kind: '503' | 'network',
+    detail: string,
+    firstSent: number,
+    retryAfterS: number,
+  ): Promise<'busy' | null> {
+    if (!this.inOutage(Date.now())) return null;
+    if (Date.now() - firstSent > 60_000) {
+      this.unavailable.gaveUp++;
+      this.stats.record(operation, elapsedMs, `${kind}-gave-up`);
+      this.stats.error('unavailable', operation, `still ${detail} a minute after the first try`);
+      return 'busy';
+    }
+    this.unavailable[kind]++;
+    this.stats.record(operation, elapsedMs, 'unavailable-retried');
+    await new Promise((r) => setTimeout(r, Math.max(1, retryAfterS) * 1000));
+    return 'busy';
   }
 
   private async once(
@@ -72,6 +126,7 @@ export class Http {
     path: string,
     options: CallOptions,
     mayRetry: boolean,
+    firstSent: number,
   ): Promise<Reply | null | 'busy'> {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `bearer ${options.token}`;
@@ -103,6 +158,15 @@ export class Http {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
       const detail = `${(err as Error).name}: ${(err as Error).message}${cause ? ` (${cause})` : ''}`;
       if (this.lostInKill(operation, sentAt, performance.now() - started)) return null;
+      const again = await this.outageRetry(
+        operation,
+        performance.now() - started,
+        'network',
+        detail,
+        firstSent,
+        1,
+      );
+      if (again === 'busy') return this.gaveUp(firstSent) ? null : 'busy';
       this.stats.record(operation, performance.now() - started, 'network-error');
       this.stats.error('network', operation, detail);
       return null;
@@ -113,6 +177,17 @@ export class Http {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       // Not JSON: keep the text for the report.
+    }
+    if (status === 503) {
+      const again = await this.outageRetry(
+        operation,
+        elapsed,
+        '503',
+        `503 ${text}`,
+        firstSent,
+        Number(responseHeaders.get('retry-after')) || 1,
+      );
+      if (again === 'busy') return this.gaveUp(firstSent) ? null : 'busy';
     }
     if (status >= 500) {
       if (this.lostInKill(operation, sentAt, elapsed)) return null;

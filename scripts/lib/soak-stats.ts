@@ -1,6 +1,6 @@
 /** Counts, outcomes and latencies per operation, and errors by kind, for the soak test. */
 
-export type ErrorKind = 'server-error' | 'rate-limited' | 'network' | 'unexpected';
+export type ErrorKind = 'server-error' | 'rate-limited' | 'network' | 'unexpected' | 'unavailable';
 
 type OperationStats = {
   latencies: number[];

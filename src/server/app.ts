@@ -32,6 +32,7 @@ import { checkSecretsAgree } from './auth/secrets-fingerprint';
 import { WindowThrottle } from './auth/window-throttle';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { levelOfFailure } from './db/unavailable';
 import type { Sales } from './domain/order-process';
 import { runTimedWork, startTimedWork } from './domain/timed-work';
 import { imageOriginsOf, imageStoreOf } from './images/image-store-of';
@@ -261,7 +262,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   const searchCounts =
     opts.config.SEARCH_COUNTS === 'memory'
       ? new SearchCounts(opts.database, (err) =>
-          fastify.log.error({ err }, 'search counts: read again'),
+          fastify.log[levelOfFailure(err)]({ err }, 'search counts: read again'),
         )
       : undefined;
   fastify.decorate('searchCounts', searchCounts);
@@ -307,7 +308,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
         () => services.outbox.purge(),
       ],
       opts.config.TIMED_WORK_MS,
-      (err) => fastify.log.error({ err }, 'timed work failed; retried next round'),
+      (err) => fastify.log[levelOfFailure(err)]({ err }, 'timed work failed; retried next round'),
     );
   });
   // A call that changed something may have written mail (a booking's, a payment's): it is sent

@@ -161,6 +161,27 @@ describe.skipIf(!postgresUrl)('the database lost and back (PostgreSQL)', () => {
       expect(res.headers.get('retry-after')).toBe('2');
       expect(await res.json()).toEqual({ message: DATABASE_UNAVAILABLE });
     }
+    // The identity provider's own 500 is answered as every other call's outage.
+    const signIn = await fetch(url('/api/auth/sign-in/email'), {
+      method: 'POST',
+      headers: { origin: url(''), 'content-type': 'application/json' },
+      body: JSON.stringify({ email: buyer.email, password: buyer.password }),
+    });
+    // (the sign-in guard cannot count failed tries without its store: its own 503 says 5 s)
+    expect(signIn.status).toBe(503);
+    expect(Number(signIn.headers.get('retry-after'))).toBeGreaterThan(0);
+    const signUp = await fetch(url('/api/auth/sign-up/email'), {
+      method: 'POST',
+      headers: { origin: url(''), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: 'new-in-outage@test.example',
+        name: 'New',
+        password: buyer.password,
+      }),
+    });
+    expect(signUp.status).toBe(503);
+    expect(signUp.headers.get('retry-after')).toBe('2');
+    expect((await signUp.json()).message).toBe(DATABASE_UNAVAILABLE);
     // The booking asked while the database was away wrote nothing.
     expect(await direct.db.select().from(orders).where(eq(orders.productId, phoneId))).toEqual([]);
 

@@ -11,7 +11,7 @@ const opened = () => {
 
 describe('AfterAnswer', () => {
   it("runs one key's work in order, other keys' beside it, and is idle once all is done", async () => {
-    const work = new AfterAnswer({ error: () => {} });
+    const work = new AfterAnswer({ warn: () => {}, error: () => {} });
     const order: string[] = [];
     const first = opened();
     work.run('a', 'first', async () => {
@@ -33,7 +33,10 @@ describe('AfterAnswer', () => {
 
   it('logs a failure and goes on with the next work of that key', async () => {
     const logged: string[] = [];
-    const work = new AfterAnswer({ error: (_details, message) => logged.push(message) });
+    const work = new AfterAnswer({
+      warn: () => {},
+      error: (_details, message) => logged.push(message),
+    });
     let ran = false;
     work.run('a', 'password reset', async () => {
       throw new Error('database gone');
@@ -47,7 +50,7 @@ describe('AfterAnswer', () => {
   });
 
   it('is full while as much work waits as it may take', async () => {
-    const work = new AfterAnswer({ error: () => {} }, 2);
+    const work = new AfterAnswer({ warn: () => {}, error: () => {} }, 2);
     const hold = opened();
     work.run('a', 'x', () => hold.gate);
     expect(work.full).toBe(false);

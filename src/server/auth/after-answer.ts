@@ -5,8 +5,12 @@
  * failure is logged, never lost; the work of one key (an address) runs in order, so its hourly
  * share of mail is counted one request at a time.
  */
+import { levelOfFailure } from '../db/unavailable';
 
-type Log = { error: (details: object, message: string) => void };
+type Log = {
+  warn: (details: object, message: string) => void;
+  error: (details: object, message: string) => void;
+};
 
 /** Work waiting at once beyond which a caller answers "busy" rather than queue without end. */
 const MAX_WAITING = 256;
@@ -30,7 +34,9 @@ export class AfterAnswer {
     this.waiting += 1;
     const done: Promise<void> = (this.chains.get(key) ?? Promise.resolve())
       .then(work)
-      .catch((err: unknown) => this.log.error({ err }, `${what} failed after its answer`))
+      .catch((err: unknown) =>
+        this.log[levelOfFailure(err)]({ err }, `${what} failed after its answer`),
+      )
       .finally(() => {
         this.waiting -= 1;
         if (this.chains.get(key) === done) this.chains.delete(key);

@@ -4,7 +4,6 @@
  */
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { isAPIError } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import { and, eq, like } from 'drizzle-orm';
 import { PASSWORD_MIN_LENGTH } from '../../shared/constants';
@@ -12,12 +11,17 @@ import { EMAIL_CONFIRMED_PATH } from '../../shared/identity';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE,
+  isDatabaseUnavailable,
+} from '../db/unavailable';
 import type { LimitStore } from '../limits/limit-store';
 import { resetPasswordMail, verifyEmailMail } from '../mail/messages';
 import { type Outbox, type OutgoingMail, writeMails } from '../mail/outbox';
 import { identityExists } from '../repositories/users';
 import { siteUrlOf } from '../site-url';
-import { CLIENT_ADDRESS_HEADER, createIdentityGuard, LOCKOUT_UNAVAILABLE } from './identity-guard';
+import { CLIENT_ADDRESS_HEADER, createIdentityGuard } from './identity-guard';
 
 /**
  * The confirmation link comes back to the page that says the address is confirmed (issue 31),
@@ -194,6 +198,8 @@ export function createIdentityProvider(
       // A refused origin or redirect target is answered 403: a caller's mistake or an attack
       // turned away, not a fault of ours.
       log: (level, message, ...args) => {
+        // A database away (a failover) is answered 503 by `handle`, not a fault to log.
+        if (args.some(isDatabaseUnavailable)) return;
         if (
           /^Invalid (origin|callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL)\b/.test(
             message,
@@ -204,13 +210,10 @@ export function createIdentityProvider(
       },
     },
     onAPIError: {
-      // Our guard's refusals (400, 401, 403, 429) are answers, not faults; so is its 503 while
-      // the lockout cannot count, an outage the limit store logs once, not per sign-in.
-      onError: (error) => {
-        if (isAPIError(error) && error.body?.code === LOCKOUT_UNAVAILABLE) return;
-        if (!isAPIError(error) || error.statusCode >= 500)
-          console.error('identity provider failed:', error);
-      },
+      // An error that is not one of its answers (a database call that failed) is thrown to
+      // `handle` below, which tells an outage from a fault; its answers (our guard's refusals
+      // among them) stay answers.
+      throw: true,
     },
     advanced: {
       // Explicit, so the origin and CSRF checks also run under test runners (Better Auth skips them there).
@@ -248,7 +251,29 @@ export function createIdentityProvider(
 
   return {
     googleEnabled,
-    handle: (request) => auth.handler(request),
+    handle: async (request) => {
+      try {
+        const response = await auth.handler(request);
+        // Its own 5xx answers are faults, except our guard's 503 while the lockout cannot count
+        // (an outage the limit store logs once, not per sign-in).
+        if (response.status >= 500 && response.status !== 503)
+          console.error(`identity provider answered ${response.status}`);
+        return response;
+      } catch (err) {
+        // The database away (a failover): asked again in a moment, as every call (issue 32).
+        if (isDatabaseUnavailable(err)) {
+          return Response.json(
+            { code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNAVAILABLE },
+            { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } },
+          );
+        }
+        console.error('identity provider failed:', err);
+        return Response.json(
+          { code: 'INTERNAL_SERVER_ERROR', message: 'Internal Server Error' },
+          { status: 500 },
+        );
+      }
+    },
     async identityOf(headers) {
       const session = await auth.api.getSession({ headers });
       return session ? { ...toIdentity(session.user), sessionId: session.session.id } : null;

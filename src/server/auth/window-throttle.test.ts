@@ -49,7 +49,7 @@ describe('WindowThrottle', () => {
         }),
         close: async () => {},
       },
-      { info: () => {}, error: () => {} },
+      { info: () => {}, warn: () => {}, error: () => {} },
     );
     const options = { limit: 1, windowMs: 1000 };
     const signUps = new WindowThrottle(broken, 'sign-ups', { ...options, whenUncounted: 'allow' });

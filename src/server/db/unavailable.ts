@@ -61,3 +61,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The log level of a failure of background work: a database failing over is expected and
+ * passes (a warning: the work is asked again), anything else is a fault to look at.
+ */
+export const levelOfFailure = (err: unknown): 'warn' | 'error' =>
+  isDatabaseUnavailable(err) ? 'warn' : 'error';

@@ -50,6 +50,7 @@ describe('LimitStore', () => {
     const lines: string[] = [];
     const store = new LimitStore(backend, {
       info: (_, message) => lines.push(`info: ${message}`),
+      warn: (_, message) => lines.push(`warn: ${message}`),
       error: (_, message) => lines.push(`error: ${message}`),
     });
     const flood = store.counter('tokens', { whenUncounted: 'allow' });
@@ -68,7 +69,7 @@ describe('LimitStore', () => {
 
   it('refuses a key over its limit without asking a shared store again until its window ends', async () => {
     const { state, backend } = flaky();
-    const store = new LimitStore(backend, { info: () => {}, error: () => {} });
+    const store = new LimitStore(backend, { info: () => {}, warn: () => {}, error: () => {} });
     const tokens = store.counter('tokens', { whenUncounted: 'refuse' });
     for (let i = 1; i <= 3; i++)
       expect(await tokens.hit('a', 60_000, 2)).toMatchObject({ count: i });

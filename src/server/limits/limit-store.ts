@@ -10,6 +10,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import { levelOfFailure } from '../db/unavailable';
 import { ServiceUnavailableError } from '../domain/domain-error';
 import type { Hit, LimitBackend } from './limit-backend';
 import { MemoryLimitBackend } from './memory-limit-backend';
@@ -45,11 +46,13 @@ export interface Counter {
 
 type Log = {
   info: (details: object, message: string) => void;
+  warn: (details: object, message: string) => void;
   error: (details: object, message: string) => void;
 };
 
 const consoleLog: Log = {
   info: (details, message) => console.info(message, details),
+  warn: (details, message) => console.warn(message, details),
   error: (details, message) => console.error(message, details),
 };
 
@@ -125,7 +128,7 @@ export class LimitStore {
   private failed(err: unknown) {
     if (this.failing) return;
     this.failing = true;
-    this.log.error(
+    this.log[levelOfFailure(err)](
       { err, store: this.kind },
       'limits cannot be counted: flood limits let calls through, guessing limits answer 503',
     );
@@ -144,7 +147,10 @@ export async function openLimitStore(config: Config, database: Database): Promis
   if (database.kind === 'postgres') {
     const store: LimitStore = new LimitStore(
       new PostgresLimitBackend(database.db, (err) =>
-        store.log.error({ err }, 'expired limit counts not removed; tried again in a minute'),
+        store.log[levelOfFailure(err)](
+          { err },
+          'expired limit counts not removed; tried again in a minute',
+        ),
       ),
     );
     return store;

@@ -9,6 +9,7 @@
 import { and, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { outboxMails } from '../db/schema';
+import { levelOfFailure } from '../db/unavailable';
 import type { Mail, MailTransport } from './transport';
 
 /** How long a claimed mail is left to its sender before another delivery may take it. */
@@ -99,7 +100,9 @@ export class Outbox {
     this.again = true;
     this.running = this.running.then(async () => {
       this.again = false;
-      await this.deliver().catch((err) => this.log.error({ err }, 'mail delivery failed'));
+      await this.deliver().catch((err) =>
+        this.log[levelOfFailure(err)]({ err }, 'mail delivery failed'),
+      );
     });
   }
 

@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_BASE } from '../../shared/api';
 import { type PageRenderer, ROOT_ELEMENT } from '../../shared/page-rendering';
+import { levelOfFailure } from '../db/unavailable';
 import imageServing from '../images/image-serving';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 import type { OwnImageStore } from '../images/image-store-of';
@@ -138,7 +139,10 @@ async function pageRenderer(app: FastifyInstance, clientDir: string) {
       const pageHead = page.head ? head.replace(SHELL_HEAD, () => page.head ?? '') : head;
       return { status: page.status, bodies: await encode(`${pageHead}${page.root}${tail}`) };
     } catch (err) {
-      request.log.error({ err }, 'server rendering failed; sending the client shell');
+      request.log[levelOfFailure(err)](
+        { err },
+        'server rendering failed; sending the client shell',
+      );
       return SHELL;
     }
   };

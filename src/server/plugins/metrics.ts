@@ -25,6 +25,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { API_BASE } from '../../shared/api';
 import { type Db, rowsOf } from '../db/client';
 import { loosePhotos, orders, outboxMails, payments } from '../db/schema';
+import { levelOfFailure } from '../db/unavailable';
 
 /**
  * What became of an attempt to pay: `paid` (recorded, the money held), `declined` (a card the
@@ -236,7 +237,10 @@ export default fp(async function metrics(app: FastifyInstance, opts: { token?: s
       for (const [key, gauge] of Object.entries(gauges)) gauge.set(backlogs[key as keyof Backlogs]);
       answer.push(await backlogRegistry.metrics());
     } catch (err) {
-      request.log.error({ err }, 'metrics: the backlogs could not be read; served without them');
+      request.log[levelOfFailure(err)](
+        { err },
+        'metrics: the backlogs could not be read; served without them',
+      );
     }
     return reply
       .header('cache-control', 'no-store')
