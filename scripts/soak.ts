@@ -595,7 +595,10 @@ async function main(): Promise<number> {
     serverStop = codes.every((c) => c === 0)
       ? `graceful, all ${codes.length} (SIGTERM, exit 0)`
       : `exit codes ${codes.join(', ')}`;
+    await mkdir(path.join(ROOT, 'soak-results'), { recursive: true });
     for (const [i, s] of cluster.servers.entries()) {
+      // The tail of each server's log beside the report, for whoever reads a failure.
+      await writeFile(path.join(ROOT, 'soak-results', `server-s${i + 1}.log`), s.output());
       const errorLines = s
         .output()
         .split('\n')

@@ -11,6 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DATABASE_UNAVAILABLE } from '../../src/server/db/unavailable';
 import { freePort } from './server-process';
 
 export type Backend = { name: string; port: number };
@@ -39,7 +40,28 @@ export const HAPROXY = ['haproxy', '/usr/sbin/haproxy'].find((bin) => {
 export const balancerMissing = (): string | null =>
   HAPROXY ? null : 'haproxy is not installed (Debian: apt-get install -y haproxy)';
 
-export function haproxyConfig(port: number, backends: Backend[], statsSocket: string): string {
+/**
+ * haproxy's own answer when no server is up (every health check failing: the database failing
+ * over makes every server's fail at once): what the servers answer then, a 503 with
+ * Retry-After and a message as JSON, so a client asks again as it would of a server.
+ */
+export const NO_SERVER_ANSWER = [
+  'HTTP/1.1 503 Service Unavailable',
+  'Cache-Control: no-store',
+  'Connection: close',
+  'Content-Type: application/json; charset=utf-8',
+  'Retry-After: 2',
+  '',
+  JSON.stringify({ message: DATABASE_UNAVAILABLE }),
+  '',
+].join('\r\n');
+
+export function haproxyConfig(
+  port: number,
+  backends: Backend[],
+  statsSocket: string,
+  noServerFile: string,
+): string {
   const { intervalMs, fall, rise } = HEALTH_CHECK;
   return `global
   maxconn 4000
@@ -55,6 +77,9 @@ defaults
   timeout http-keep-alive 10s
   # A client sending its request a byte at a time holds a connection this long at most.
   timeout http-request 10s
+  # Health waits up to 3 s for a primary before it answers 503 itself.
+  timeout check 5s
+  errorfile 503 ${noServerFile}
   # A request that never reached a server (refused: it is down and not yet marked so) goes to
   # another; one that reached a server is never sent twice.
   retries 2
@@ -91,7 +116,9 @@ export async function startBalancer(
   const dir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-haproxy-'));
   const statsSocket = path.join(dir, 'stats.sock');
   const file = path.join(dir, 'haproxy.cfg');
-  await writeFile(file, haproxyConfig(listenPort, backends, statsSocket));
+  const noServerFile = path.join(dir, '503.http');
+  await writeFile(noServerFile, NO_SERVER_ANSWER);
+  await writeFile(file, haproxyConfig(listenPort, backends, statsSocket, noServerFile));
   execFileSync(HAPROXY, ['-c', '-q', '-f', file], { stdio: 'pipe' });
   const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', file], {
     stdio: ['ignore', 'ignore', 'pipe'],

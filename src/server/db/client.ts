@@ -29,6 +29,12 @@ export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
   close: () => Promise<void>;
+  /**
+   * Throws unless a primary answers within `timeoutMs` (issue 32): on PostgreSQL on a connection
+   * of its own, so a health check is not queued behind a busy pool and says only whether the
+   * database is reachable and writable (a standby answers `pg_is_in_recovery()` true).
+   */
+  ping: (timeoutMs: number) => Promise<void>;
   /** PGlite only: the whole database as a gzipped tarball (tests start from copies of it). */
   dump?: () => Promise<Blob>;
   /**
@@ -119,10 +125,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await pool.end();
       throw err;
     }
+    const pingPool = new pg.Pool({
+      connectionString: options.url,
+      max: 1,
+      keepAlive: true,
+      connectionTimeoutMillis: 3000,
+      query_timeout: 3000,
+    });
+    pingPool.on('error', () => {});
     return {
       db,
       kind: 'postgres',
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([pool.end(), pingPool.end()]);
+      },
+      ping: (timeoutMs) => pingPrimary(pingPool, timeoutMs),
       listen: (channel, onPayload, onHeardAgain) =>
         listenPg(options.url, channel, onPayload, onHeardAgain),
       exclusively,
@@ -147,6 +164,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'pglite',
+      ping: async () => {
+        await client.query('select 1');
+      },
       close: async () => {
         await client.close();
         await privately();
@@ -169,6 +189,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await opened?.close();
     await unlock();
     throw err;
+  }
+}
+
+/** Throws unless `pool`'s server answers within `timeoutMs` as a primary. */
+async function pingPrimary(pool: pg.Pool, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const { rows } = await Promise.race([
+      pool.query<{ standby: boolean }>('select pg_is_in_recovery() as standby'),
+      timeout,
+    ]);
+    if (rows[0]?.standby) throw new Error('the database is a standby: no primary reached');
+  } finally {
+    clearTimeout(timer);
   }
 }
 
