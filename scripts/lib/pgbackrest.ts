@@ -44,9 +44,10 @@ export type RepoConfig = {
   pg: { path: string; port: number }[];
   /** The directory of PostgreSQL's Unix socket, when not the default. */
   socketPath?: string;
-  /** Where pgBackRest keeps its locks and logs; default its own (/tmp/pgbackrest, /var/log/pgbackrest). */
+  /** Where pgBackRest keeps its locks; default its own (/tmp/pgbackrest). */
   lockPath?: string;
-  logPath?: string;
+  /** false: no log files (a throwaway cluster); default pgBackRest's, in /var/log/pgbackrest. */
+  logFiles?: boolean;
   /** Full backups kept (with the differential ones and the WAL that depend on them). */
   retentionFull?: number;
 };
@@ -64,7 +65,7 @@ export function pgbackrestConfigText(config: RepoConfig): string {
     'compress-type=lz4',
     'log-level-console=warn',
     ...(config.lockPath ? [`lock-path=${config.lockPath}`] : []),
-    ...(config.logPath ? [`log-path=${config.logPath}`] : []),
+    ...(config.logFiles === false ? ['log-level-file=off'] : []),
   ];
   const stanza = [`[${config.stanza}]`];
   config.pg.forEach((pg, i) => {

@@ -57,6 +57,8 @@ function explained(err: unknown, { stanza }: Stanza): BackupError {
     31: `The pgBackRest configuration here has no [${stanza}] section with pg1-path: this machine is not set up to back up the database. Run this on the database host, or set PGBACKREST_CONFIG to the file that has it.`,
     37: `The pgBackRest configuration here has no [${stanza}] section with pg1-path: this machine is not set up to back up the database. Run this on the database host, or set PGBACKREST_CONFIG to the file that has it.`,
     56: `pgBackRest could not reach a running primary PostgreSQL through its configuration (pg1-path, pg1-port, pg1-socket-path; it does not use DATABASE_URL). Run this on the database host, with PostgreSQL running.`,
+    // Right after a failover, until the new primary's first checkpoint.
+    58: 'The primary was promoted moments ago and has not checkpointed on its new timeline yet: run CHECKPOINT on it (or wait a few minutes), then run this again.',
     82: `A WAL segment did not reach the archive in time: is archive_command set to "pgbackrest --stanza=${stanza} archive-push %p" and archive_mode on? pgbackrest --stanza=${stanza} check says what is wrong.`,
   };
   if (err.code === 55) {

@@ -193,12 +193,13 @@ describe.skipIf(missing)(
         [['--to', '2026-01-01 00:00:00Z'], 2, /give --into/],
         [['--to', '2000-01-01 00:00:00+00', '--into', into], 1, /before the end of the oldest/],
       ];
-      for (const [args, code, message] of cases) {
-        const result = await run('restore', args);
+      const results = await Promise.all(cases.map(([args]) => run('restore', args)));
+      cases.forEach(([, code, message], i) => {
+        const result = results[i] as Awaited<ReturnType<typeof run>>;
         expect(result.code, result.output).toBe(code);
         expect(result.output).toMatch(message);
         expect(result.output).not.toMatch(/\n\s+at /);
-      }
+      });
       expect(await readdir(postgres.dir)).not.toContain('never');
     }, 60_000);
   },

@@ -126,7 +126,7 @@ export async function startArchivedPostgres(): Promise<ArchivedPostgres> {
         pg: [{ path: dataDir, port: primary.port }],
         socketPath: dir,
         lockPath: path.join(dir, 'lock'),
-        logPath: path.join(dir, 'log'),
+        logFiles: false,
       }),
     );
     ownedByPostgres(config);
