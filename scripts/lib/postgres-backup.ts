@@ -39,7 +39,7 @@ export function stanzaFromEnvironment(env: NodeJS.ProcessEnv = process.env): Sta
   return { stanza, config };
 }
 
-const SET_UP = 'docs/backups.md, "PostgreSQL: pgBackRest"';
+const SET_UP = 'docs/backups.md, "Set it up on the database host"';
 
 /** pgBackRest's failure said for the operator: what it means here, then its own words. */
 function explained(err: unknown, { stanza }: Stanza): BackupError {
