@@ -3,6 +3,9 @@
  * secrets, with the server's environment, while the server runs or not
  * (src/server/backup/take-backup.ts, docs/backups.md). Each backup is a new directory in DIR,
  * by default beside DATA_DIR, in `<DATA_DIR>-backups`.
+ *
+ * With DATABASE_URL and PGBACKREST_STANZA set, on the database host: a pgBackRest base backup of
+ * PostgreSQL instead (`--type full|diff|incr`; scripts/lib/postgres-backup.ts, decision 047).
  */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,25 +23,48 @@ import { DataDirInUseError } from '../src/server/db/data-dir-lock';
 import { askRunningServer } from '../src/server/operator';
 import { createFilesPrivately } from '../src/server/private-files';
 import { configOrFail, fail, parsedOrUsage } from './lib/command-line';
+import type { BackupType } from './lib/pgbackrest';
+import { backupPostgres, stanzaFromEnvironment } from './lib/postgres-backup';
 
 const USAGE =
   'usage: npm run backup [-- --out DIR]\n' +
-  '  --out DIR  where backups are kept, each in a new directory (default: <DATA_DIR>-backups)';
+  '  --out DIR  where backups are kept, each in a new directory (default: <DATA_DIR>-backups)\n' +
+  'with DATABASE_URL and PGBACKREST_STANZA set: npm run backup [-- --type full|diff|incr]\n' +
+  "  --type     pgBackRest's backup type (default: incr, or full when there is none yet)";
+const TYPES: readonly BackupType[] = ['full', 'diff', 'incr'];
 
-const { out } = parsedOrUsage(
-  () => parseArgs({ options: { out: { type: 'string' } } }).values,
-  USAGE,
-);
+const { out, type } = parsedOrUsage(() => {
+  const { values } = parseArgs({ options: { out: { type: 'string' }, type: { type: 'string' } } });
+  if (values.type !== undefined && !TYPES.includes(values.type as BackupType)) {
+    throw new Error(`--type must be one of ${TYPES.join(', ')}`);
+  }
+  return { out: values.out, type: values.type as BackupType | undefined };
+}, USAGE);
 // What it writes (a backup, a restored DATA_DIR) holds secrets: its owner's alone.
 createFilesPrivately();
 const config = configOrFail();
 if (config.DATABASE_URL) {
-  fail(
-    'DATABASE_URL is set: the database is PostgreSQL, which this command does not back up. Use ' +
-      "PostgreSQL's own tools (pg_dump; base backups with WAL archiving for point-in-time " +
-      "recovery) and the bucket's versioning for the photos: see docs/backups.md.",
-  );
+  try {
+    const stanza = stanzaFromEnvironment();
+    if (!stanza) {
+      fail(
+        'DATABASE_URL is set: the database is PostgreSQL, and no pgBackRest stanza is configured ' +
+          'here (PGBACKREST_STANZA). On the database host, set up pgBackRest and WAL archiving and ' +
+          'run this with PGBACKREST_STANZA set; elsewhere use pg_dump. Photos are kept by the ' +
+          "bucket's versioning: see docs/backups.md.",
+      );
+    }
+    if (out)
+      fail('--out is for the embedded database: pgBackRest keeps backups in its repository.');
+    const lines = await backupPostgres(stanza, { type, databaseUrl: config.DATABASE_URL });
+    console.info(lines.join('\n'));
+  } catch (err) {
+    // Whatever went wrong (pgBackRest, a directory it cannot write), said in words.
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  process.exit(0);
 }
+if (type) fail('--type is for PostgreSQL (DATABASE_URL with PGBACKREST_STANZA).');
 
 /** The running server writes the dump; with none running, this process opens the directory. */
 async function dumpTo(file: string): Promise<void> {

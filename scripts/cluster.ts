@@ -10,7 +10,9 @@
  *   npm run cluster -- --redis           limits counted in Redis instead of PostgreSQL
  *   npm run cluster -- --ha              PostgreSQL replicated under Patroni (decision 045):
  *                                        etcd, a primary and a synchronous standby, the servers
- *                                        reaching the primary through haproxy
+ *                                        reaching the primary through haproxy; with
+ *                                        pgbackrest installed, the primary archives its WAL
+ *                                        (decision 047) and it prints how to back up and restore
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,7 +23,7 @@ import { startRedisServer } from '../tests/helpers/redis-server';
 import { startS3Server } from '../tests/helpers/s3-server';
 import { ensureClientBuild } from './client-build';
 import { startCluster } from './lib/cluster';
-import { startPostgresBalancer, startPostgresHa } from './lib/postgres-ha';
+import { type PostgresHa, startPostgresBalancer, startPostgresHa } from './lib/postgres-ha';
 import { freePort } from './lib/server-process';
 
 const { values: args } = parseArgs({
@@ -57,7 +59,7 @@ async function startDatabase(): Promise<{ url: string; lines: string[]; tries: s
     stops.push(postgres.stop);
     return { url: postgres.url, lines: [`  database: ${postgres.url}`], tries: [] };
   }
-  const ha = await startPostgresHa();
+  const ha = await startPostgresHa({ archive: true });
   stops.push(ha.stop);
   const balancer = await startPostgresBalancer(ha);
   stops.push(balancer.stop);
@@ -74,8 +76,22 @@ async function startDatabase(): Promise<{ url: string; lines: string[]; tries: s
     ],
     tries: [
       `  try: kill -9 $(head -1 ${primary?.dataDir}/postmaster.pid) kills the primary's PostgreSQL; Patroni promotes the standby in seconds, haproxy follows`,
+      ...backupTries(balancer.primaryUrl, ha.pgbackrest),
     ],
   };
+}
+
+/** How to back up and restore the pair, when its WAL is archived (docs/backups.md). */
+function backupTries(url: string, archive: PostgresHa['pgbackrest']): string[] {
+  if (!archive) {
+    return ['  backups: install pgbackrest to have the primary archive its WAL (decision 047)'];
+  }
+  const env = `DATABASE_URL=${url} PGBACKREST_STANZA=${archive.stanza} PGBACKREST_CONFIG=${archive.config}`;
+  return [
+    `  WAL archived by whichever node is primary, with pgBackRest into ${archive.repoPath}`,
+    `  try: ${env} npm run backup -- --type full`,
+    `  then: ${env} npm run restore -- --to 'YYYY-MM-DD HH:MM:SS+00' --into /tmp/market-restored (a moment since the backup, before the last write; without --to, the archive's end)`,
+  ];
 }
 
 try {

@@ -3,6 +3,10 @@
  * place of DATA_DIR's database, photos and secrets, and keeps what was there aside
  * (src/server/backup/restore-backup.ts, docs/backups.md). Run again after it was cut off, it
  * finishes.
+ *
+ * With DATABASE_URL and PGBACKREST_STANZA set, on the database host: `npm run restore -- --into
+ * DIR [--to TIME]` restores PostgreSQL's pgBackRest backups and WAL into a new data directory, to
+ * a moment (scripts/lib/postgres-backup.ts, decision 047).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,30 +14,66 @@ import { BackupError } from '../src/server/backup/manifest';
 import { restoreBackup } from '../src/server/backup/restore-backup';
 import { createFilesPrivately } from '../src/server/private-files';
 import { configOrFail, fail, parsedOrUsage } from './lib/command-line';
+import { parseMoment, restorePostgres, stanzaFromEnvironment } from './lib/postgres-backup';
 
 const USAGE =
   'usage: npm run restore -- DIR [--secrets DIR]\n' +
   '  DIR            a directory made by npm run backup\n' +
-  '  --secrets DIR  where its secrets are, when kept apart from it (default: DIR/secrets)';
+  '  --secrets DIR  where its secrets are, when kept apart from it (default: DIR/secrets)\n' +
+  'with DATABASE_URL and PGBACKREST_STANZA set: npm run restore -- --into DIR [--to TIME]\n' +
+  '  --into DIR     a new, empty directory for the restored PostgreSQL data directory\n' +
+  '  --to TIME      the moment to restore to, e.g. "2026-11-27 10:15:00+01" (default: the\n' +
+  "                 archive's end; without an offset, this machine's local time)";
 
-const { backupDir, secretsDir } = parsedOrUsage(() => {
+const args = parsedOrUsage(() => {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { secrets: { type: 'string' } },
+    options: { secrets: { type: 'string' }, into: { type: 'string' }, to: { type: 'string' } },
   });
+  if (values.into !== undefined || values.to !== undefined) {
+    if (!values.into) throw new Error('give --into, a new directory to restore PostgreSQL into');
+    if (positionals.length > 0 || values.secrets !== undefined) {
+      throw new Error('--into and --to restore PostgreSQL: give no backup directory or --secrets');
+    }
+    const to = values.to === undefined ? undefined : parseMoment(values.to);
+    return { kind: 'postgres' as const, into: values.into, to };
+  }
   if (positionals.length !== 1) throw new Error('give one backup directory');
-  return { backupDir: positionals[0] as string, secretsDir: values.secrets };
+  return {
+    kind: 'embedded' as const,
+    backupDir: positionals[0] as string,
+    secretsDir: values.secrets,
+  };
 }, USAGE);
 // What it writes (a backup, a restored DATA_DIR) holds secrets: its owner's alone.
 createFilesPrivately();
 const config = configOrFail();
 if (config.DATABASE_URL) {
-  fail(
-    'DATABASE_URL is set: the database is PostgreSQL, which this command does not restore. ' +
-      "Restore it with PostgreSQL's own tools (pg_restore, or a base backup and its WAL), and " +
-      "photos from the bucket's versions: see docs/backups.md.",
-  );
+  try {
+    const stanza = stanzaFromEnvironment();
+    if (!stanza || args.kind !== 'postgres') {
+      fail(
+        'DATABASE_URL is set: the database is PostgreSQL. ' +
+          (stanza
+            ? 'Restore it with --into DIR [--to TIME] (a new data directory, to a moment).'
+            : 'No pgBackRest stanza is configured here (PGBACKREST_STANZA): on the database host, ' +
+              'set it to restore with --into DIR [--to TIME]; a pg_dump file goes back with ' +
+              'pg_restore.') +
+          " Photos come back from the bucket's versions: see docs/backups.md.",
+      );
+    }
+    const lines = await restorePostgres(stanza, { into: args.into, to: args.to });
+    console.info(lines.join('\n'));
+  } catch (err) {
+    // Whatever went wrong (pgBackRest, a directory it cannot write), said in words.
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  process.exit(0);
 }
+if (args.kind === 'postgres') {
+  fail('--into and --to restore PostgreSQL: they need DATABASE_URL and PGBACKREST_STANZA set.', 2);
+}
+const { backupDir, secretsDir } = args;
 
 try {
   const { manifest, aside, finished } = await restoreBackup({

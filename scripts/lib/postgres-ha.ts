@@ -25,6 +25,14 @@ import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HAPROXY } from './balancer';
+import {
+  archiveCommand,
+  DEFAULT_STANZA,
+  pgbackrestConfigText,
+  pgbackrestMissing,
+  type Stanza,
+  stanzaCreate,
+} from './pgbackrest';
 
 export type HaNode = {
   /** Patroni's member name (`pg1`, `pg2`, …). */
@@ -59,6 +67,8 @@ export type PostgresHa = {
   stop: () => Promise<void>;
   /** The tail of every process's output, for a failure's message. */
   output: () => string;
+  /** With `archive`: the pgBackRest stanza every node's primary archives to (decision 047). */
+  pgbackrest?: Stanza & { config: string; repoPath: string };
 };
 
 export type Member = {
@@ -77,6 +87,12 @@ export type HaOptions = {
   /** etcd's client port; its peer port is the next one. */
   etcdPort?: number;
   startTimeoutMs?: number;
+  /**
+   * Archive the WAL with pgBackRest into a repository in the cluster's directory (decision 047):
+   * every node gets `archive_mode` and its `archive_command`, so whichever is primary archives.
+   * Ignored when pgbackrest is not installed.
+   */
+  archive?: boolean;
 };
 
 /** PostgreSQL's newest binaries under /usr/lib/postgresql (Debian's layout). */
@@ -144,6 +160,7 @@ function patroniConfig(o: {
   etcdPort: number;
   bin: string;
   dir: string;
+  archive?: Stanza;
 }) {
   return {
     scope: o.scope,
@@ -196,7 +213,15 @@ function patroniConfig(o: {
         superuser: { username: 'postgres', password: 'postgres' },
         rewind: { username: 'postgres', password: 'postgres' },
       },
-      parameters: { unix_socket_directories: o.dir },
+      parameters: {
+        unix_socket_directories: o.dir,
+        // Per node: pgBackRest reads the segment PostgreSQL names (%p, relative) in this node's
+        // data directory. A standby does not archive (archive_mode on, not always): the node
+        // that is primary does, and the one promoted takes over on its new timeline.
+        ...(o.archive
+          ? { archive_mode: 'on', archive_command: archiveCommand(o.archive, o.node.dataDir) }
+          : {}),
+      },
     },
   };
 }
@@ -252,6 +277,28 @@ export async function startPostgresHa(options: HaOptions = {}): Promise<Postgres
   const dir = mkdtempSync('/tmp/phone-market-ha.');
   if (isRoot) chownSync(dir, as.uid as number, as.gid as number);
   for (const node of nodes) node.dataDir = path.join(dir, node.name);
+  const archive =
+    options.archive && !pgbackrestMissing()
+      ? {
+          stanza: DEFAULT_STANZA,
+          config: path.join(dir, 'pgbackrest.conf'),
+          repoPath: path.join(dir, 'pgbackrest-repo'),
+        }
+      : undefined;
+  if (archive) {
+    writeFileSync(
+      archive.config,
+      pgbackrestConfigText({
+        stanza: archive.stanza,
+        repoPath: archive.repoPath,
+        pg: nodes.map((n) => ({ path: n.dataDir, port: n.port })),
+        socketPath: dir,
+        lockPath: path.join(dir, 'pgbackrest-lock'),
+        logFiles: false,
+      }),
+    );
+    if (isRoot) chownSync(archive.config, as.uid as number, as.gid as number);
+  }
 
   const children: { name: string; child: ChildProcess; output: string }[] = [];
   const run = (name: string, command: string, args: string[]) => {
@@ -375,7 +422,10 @@ export async function startPostgresHa(options: HaOptions = {}): Promise<Postgres
     }
     for (const node of nodes) {
       const file = path.join(dir, `${node.name}.yml`);
-      writeFileSync(file, JSON.stringify(patroniConfig({ scope, node, etcdPort, bin, dir })));
+      writeFileSync(
+        file,
+        JSON.stringify(patroniConfig({ scope, node, etcdPort, bin, dir, archive })),
+      );
       if (isRoot) chownSync(file, as.uid as number, as.gid as number);
       // All at once, as machines boot: Patroni's initialize key lets one run initdb, the others
       // copy it with pg_basebackup.
@@ -385,6 +435,9 @@ export async function startPostgresHa(options: HaOptions = {}): Promise<Postgres
       withStandby: count > 1,
       timeoutMs: options.startTimeoutMs ?? 90_000,
     });
+    // The repository's stanza, once the primary runs; until then its archive_command fails and
+    // PostgreSQL keeps the segments and tries again.
+    if (archive) await stanzaCreate(archive);
     return {
       scope,
       etcdUrl,
@@ -399,6 +452,7 @@ export async function startPostgresHa(options: HaOptions = {}): Promise<Postgres
       },
       stop,
       output,
+      pgbackrest: archive,
     };
   } catch (err) {
     const tail = output();
