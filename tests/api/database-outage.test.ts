@@ -13,14 +13,14 @@ import net, { type AddressInfo, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { orders, products } from '../../src/server/db/schema';
-import { DATABASE_UNAVAILABLE } from '../../src/server/db/unavailable';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../../src/server/db/unavailable';
 import { type Account, createAccount } from '../helpers/accounts';
 import { createProduct, createSeller } from '../helpers/factories';
 import { createPostgresDatabase } from '../helpers/test-app';
@@ -142,7 +142,15 @@ describe.skipIf(!postgresUrl)('the database lost and back (PostgreSQL)', () => {
     expect((await fetch(url('/api/health'))).status).toBe(200);
     const phonesBefore = app.searchCounts?.phones ?? 0;
 
-    await relay.cut();
+    // Cut while a transaction holds a connection between two statements: that transaction
+    // fails as an outage, and the connection's error does not bring the process down.
+    const held = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await relay.cut();
+      await sleep(200);
+      await tx.execute(sql`select 1`);
+    });
+    await expect(held).rejects.toSatisfy(isDatabaseUnavailable);
 
     const health = await fetch(url('/api/health'));
     expect(health.status).toBe(503);

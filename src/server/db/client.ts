@@ -116,6 +116,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle connection that the server closes (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => console.warn('PostgreSQL connection lost:', err.message));
+    // A connection checked out (a transaction between two statements) has no pool listener: one
+    // the server ends then (a failover) would throw in the process. Heard here; the statement
+    // under way fails (a 503), and the pool drops the broken connection when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const exclusively = <T>(work: () => Promise<T>) => holdingStartLock(pool, work);
     try {
