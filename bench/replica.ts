@@ -8,6 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { sharedSecrets } from '../scripts/lib/cluster';
 import {
   type PostgresWithReplica,
   replicaMissing,
@@ -42,8 +43,13 @@ type Measured = { load: LoadResult; primaryPerSecond: number; replicaPerSecond: 
 async function measure(
   postgres: PostgresWithReplica,
   withReplica: boolean,
+  secrets: Record<string, string>,
 ): Promise<Record<string, Measured>> {
-  const env: Record<string, string> = { PUBLIC_CACHE_MS: '0', SEARCH_RATE_LIMIT: '1000000000' };
+  const env: Record<string, string> = {
+    ...secrets,
+    PUBLIC_CACHE_MS: '0',
+    SEARCH_RATE_LIMIT: '1000000000',
+  };
   if (withReplica) env.DATABASE_READ_URL = postgres.replicaUrl;
   return withAppServer(
     { databaseUrl: postgres.primaryUrl, seedDemo: true, env },
@@ -88,8 +94,10 @@ export async function benchReplica(): Promise<Figure[]> {
     }));
   }
   try {
-    const alone = await measure(postgres, false);
-    const replicated = await measure(postgres, true);
+    // Both servers on one database: the same secrets (a server refuses others').
+    const secrets = sharedSecrets();
+    const alone = await measure(postgres, false, secrets);
+    const replicated = await measure(postgres, true, secrets);
     return REPLICA_PATHS.flatMap((page) => {
       const a = alone[page] as Measured;
       const r = replicated[page] as Measured;
