@@ -125,7 +125,7 @@ export async function benchReplica(): Promise<Figure[]> {
           name: `GET ${page}: primary's transactions per request taken off by the replica`,
           value: Math.round(saved),
           unit: '%',
-          note: `${LOAD.connections} connections, ${LOAD.duration} s; what remains on the primary is the server's own background work`,
+          note: `${LOAD.connections} connections, ${LOAD.duration} s; what stays on the primary: the server's background work, and for the search the counts' catch-up notice (decision 034)`,
         },
       ];
     });

@@ -194,6 +194,15 @@ describe.skipIf(missing)(
         expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
         expect(res.cookies).toEqual([]);
       }
+      // What anyone may post leaves no position: it is not read back, and a visitor with one
+      // would not share the answers kept for anyone.
+      const beacon = await app.inject({
+        method: 'POST',
+        url: '/api/vitals',
+        payload: { name: 'LCP', value: 812.4, rating: 'good', id: 'v5-1', path: '/' },
+      });
+      expect(beacon.statusCode).toBe(204);
+      expect(beacon.cookies).toEqual([]);
       // A position cookie that is no LSN counts as none: read, from the replica.
       for (const value of ['zzz', '1/2/3', '', 'FFFFFFFFF/0', '%00', '0/0; wal-position=x']) {
         const res = await app.inject({

@@ -3,10 +3,10 @@
  * phone pages and a person's own lists read through `readFor(request, …)`; everything else
  * (writes, sign-in and sessions, the order process, money) keeps `app.db`, the primary.
  *
- * A person always reads their own writes: after a write (an unsafe method answered 2xx) the
- * answer carries the primary's WAL position in a cookie, so whichever server gets the person's
- * next request knows it; their reads go to the replica only once it has replayed that far
- * (db/read-router.ts), otherwise to the primary. The cookie is input like any other: a value that
+ * A person always reads their own writes: after their write (an unsafe method answered 2xx to a
+ * signed-in person) the answer carries the primary's WAL position in a cookie, so whichever
+ * server gets the person's next request knows it; their reads go to the replica only once it
+ * has replayed that far (db/read-router.ts), otherwise to the primary. The cookie is input like any other: a value that
  * is not an LSN counts as none, and a forged one can only send that person's own reads to the
  * primary. Anyone without the cookie reads the replica, a moment behind at most.
  */
@@ -81,8 +81,16 @@ export default fp(async function readRouting(app: FastifyInstance) {
   const cookie = (value: string, maxAge: number) =>
     `${POSITION_COOKIE}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
   // onSend runs after the handler's transaction has committed, before the client hears of it.
+  // Only a signed-in person's writes: what anyone may post (web-vitals beacons, a sign-up) is
+  // not read back through these routes, and a position on every visitor would keep them all
+  // from the public answers kept for anyone (plugins/public-answers.ts).
   app.addHook('onSend', async (request, reply, payload) => {
-    if (SAFE_METHODS.has(request.method) || reply.statusCode < 200 || reply.statusCode > 299) {
+    if (
+      SAFE_METHODS.has(request.method) ||
+      reply.statusCode < 200 ||
+      reply.statusCode > 299 ||
+      (request.caller === null && request.identity === null)
+    ) {
       return payload;
     }
     try {
