@@ -41,6 +41,7 @@ describe.skipIf(missing)(
     let postgres: PostgresWithReplica;
     let database: Database;
     let app: FastifyInstance;
+    let cachingApp: FastifyInstance;
     let dataDir: string;
     let seller: Account;
 
@@ -62,11 +63,15 @@ describe.skipIf(missing)(
         IDENTITY_RATE_LIMIT: '0',
       });
       app = await buildApp({ config, database });
+      // A second server on the same database and secrets, keeping public answers as production
+      // does (decision 015), for long enough to hand out one read before a write.
+      cachingApp = await buildApp({ config: { ...config, PUBLIC_CACHE_MS: 60_000 }, database });
       seller = await createAccount(app, 'seller');
     }, 120_000);
 
     afterAll(async () => {
       await app?.close();
+      await cachingApp?.close();
       await database?.close();
       postgres?.stop();
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -170,6 +175,28 @@ describe.skipIf(missing)(
       expect(orders.json().map((o: { _id: string }) => o._id)).toContain(booked.json().insertedId);
       const after = await readsByPool();
       expect(after).toEqual({ primary: before.primary, replica: before.replica + 1 });
+    });
+
+    it('never hands a person a kept public answer read before their own write', async () => {
+      const [phone] = await phones(1);
+      const page = (headers: Record<string, string> = {}) =>
+        cachingApp.inject({ url: `/api/products/${phone?.id}`, headers });
+      await expect
+        .poll(async () => (await page()).statusCode, { timeout: 10_000, interval: 100 })
+        .toBe(200);
+      const withdrawn = await cachingApp.inject({
+        method: 'POST',
+        url: `/api/products/${phone?.id}/withdraw`,
+        headers: seller.bearer,
+      });
+      expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+      const cookie = `${POSITION_COOKIE}=${positionCookie(withdrawn)?.value}`;
+      // Anyone's read right after it is the lagging replica's, and is kept a minute.
+      expect((await page()).json().product.status).toBe('available');
+      expect((await page()).json().product.status).toBe('available');
+      // The seller's own read is not that kept answer.
+      const own = await page({ ...seller.bearer, cookie });
+      expect(own.json().product.status).toBe('withdrawn');
     });
 
     it('serves anonymous catalog, search and phone-page reads from the replica', async () => {
