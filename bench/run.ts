@@ -17,6 +17,7 @@ import { createDatabase, startPostgres } from './lib/postgres';
 import { type Figure, type PartResult, type Report, summaryOf, writeReport } from './lib/report';
 import { benchLighthouse } from './lighthouse';
 import { benchMainThread } from './main-thread';
+import { benchReplica } from './replica';
 import { benchScaleCurve } from './scale-curve';
 import { benchSearch } from './search';
 import { benchSignUpFlood } from './signup-flood';
@@ -32,7 +33,7 @@ const appendix: NonNullable<Report['appendix']> = [];
 
 /**
  * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
- * main-thread, api-load, balancer, scale-curve, search, images, signup-flood) and writes
+ * main-thread, api-load, balancer, scale-curve, search, replica, images, signup-flood) and writes
  * bench/results/partial.{md,json}, leaving the whole run's latest.{md,json} as they are.
  * `lighthouse` runs both of its modes, quiet and one core busy, side by side (bench/lighthouse.ts);
  * `main-thread` is the unthrottled script evaluation per page and its top scripts
@@ -122,6 +123,8 @@ try {
   stopPostgres();
 }
 
+// A primary and a standby of its own (the shared PostgreSQL above has no replica).
+if (wanted('replica')) figures.push(...(await step('read replica', benchReplica)));
 if (wanted('images')) figures.push(...(await step('image pipeline', benchImages)));
 if (wanted('signup-flood')) figures.push(...(await step('sign-up flood', benchSignUpFlood)));
 

@@ -10,8 +10,9 @@
  *   npm run cluster -- --redis           limits counted in Redis instead of PostgreSQL
  *   npm run cluster -- --ha              PostgreSQL replicated under Patroni (decision 045):
  *                                        etcd, a primary and a synchronous standby, the servers
- *                                        reaching the primary through haproxy; with
- *                                        pgbackrest installed, the primary archives its WAL
+ *                                        reaching the primary through haproxy and reading the
+ *                                        catalog from a standby (DATABASE_READ_URL, decision 048);
+ *                                        with pgbackrest installed, the primary archives its WAL
  *                                        (decision 047) and it prints how to back up and restore
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -52,7 +53,12 @@ const stopAll = async () => {
 };
 
 /** The one PostgreSQL, or with `--ha` Patroni's pair behind haproxy; what to print about it. */
-async function startDatabase(): Promise<{ url: string; lines: string[]; tries: string[] }> {
+async function startDatabase(): Promise<{
+  url: string;
+  readUrl?: string;
+  lines: string[];
+  tries: string[];
+}> {
   if (!args.ha) {
     const postgres = startPostgres({ port: await freePort(), durable: true });
     if ('skipped' in postgres) throw new Error(`PostgreSQL: ${postgres.skipped}`);
@@ -66,8 +72,9 @@ async function startDatabase(): Promise<{ url: string; lines: string[]; tries: s
   const primary = await ha.primary();
   return {
     url: balancer.primaryUrl,
+    readUrl: balancer.replicaUrl,
     lines: [
-      `  database: ${balancer.primaryUrl} (haproxy → the primary; replicas on ${balancer.replicaUrl})`,
+      `  database: ${balancer.primaryUrl} (haproxy → the primary); reads: ${balancer.replicaUrl} (haproxy → a standby)`,
       `  etcd ${ha.etcdUrl}; Patroni's view: curl http://127.0.0.1:${ha.nodes[0]?.restPort}/cluster`,
       ...ha.nodes.map(
         (n) =>
@@ -113,6 +120,7 @@ try {
     env: {
       ...store.env,
       ...(redis ? { REDIS_URL: redis.url } : {}),
+      ...(database.readUrl ? { DATABASE_READ_URL: database.readUrl } : {}),
       SEED_DEMO: '1',
       DRAIN_MS: '3000',
     },

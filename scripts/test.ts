@@ -76,7 +76,7 @@ const SAME_ON_EITHER_DATABASE = [
  * in both passes would only do the same thing twice. With PostgreSQL at hand they run in its
  * pass; without it, in PGlite's (where they skip if PostgreSQL's binaries are missing).
  */
-const OWN_POSTGRES = ['tests/api/point-in-time-recovery.test.ts'];
+const OWN_POSTGRES = ['tests/api/point-in-time-recovery.test.ts', 'tests/api/read-replica.test.ts'];
 
 function summarize(): void {
   console.info(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);

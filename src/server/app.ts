@@ -59,6 +59,7 @@ import inputGuardPlugin from './plugins/input-guard';
 import metricsPlugin from './plugins/metrics';
 import openapiPlugin from './plugins/openapi';
 import publicAnswersPlugin from './plugins/public-answers';
+import readRoutingPlugin from './plugins/read-routing';
 import securityPlugin from './plugins/security';
 import buyingRoutes from './routes/buying';
 import catalogRoutes from './routes/catalog';
@@ -250,6 +251,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   // After the security headers are set, so its 400 carries them too.
   await fastify.register(hostGuardPlugin);
   await fastify.register(databasePlugin, { database: opts.database });
+  await fastify.register(readRoutingPlugin);
   await fastify.register(metricsPlugin, { token: opts.config.METRICS_TOKEN });
   await fastify.register(publicAnswersPlugin, { ttlMs: opts.config.PUBLIC_CACHE_MS });
   fastify.decorate('imeiVault', services.imeiVault);

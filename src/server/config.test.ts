@@ -22,6 +22,17 @@ describe('loadConfig', () => {
     ).toEqual(['boss@example.com', 'ops@example.com']);
   });
 
+  it('takes a read replica only beside a PostgreSQL primary', () => {
+    const primary = 'postgres://db.internal/market';
+    const replica = 'postgres://db-replica.internal/market';
+    expect(
+      loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: replica }).DATABASE_READ_URL,
+    ).toBe(replica);
+    expect(() => loadConfig({ DATABASE_READ_URL: replica })).toThrow(
+      /DATABASE_READ_URL: needs DATABASE_URL/,
+    );
+  });
+
   it('turns demo data off with SEED_DEMO=0', () => {
     expect(loadConfig({ SEED_DEMO: '0' }).SEED_DEMO).toBe(false);
   });
@@ -60,6 +71,7 @@ describe('loadConfig', () => {
     ['PORT', 'eighty'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://localhost/db'],
+    ['DATABASE_READ_URL', 'mysql://localhost/db'],
     ['SEED_DEMO', 'maybe'],
     ['ADMIN_EMAILS', 'not-an-email'],
     ['PUBLIC_URL', 'shop.example.com'],

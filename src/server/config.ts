@@ -58,6 +58,16 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
+    /**
+     * A read replica of DATABASE_URL's PostgreSQL (haproxy's replica port, a provider's reader
+     * endpoint): the public catalog, the search and the phone pages read there, and each person's
+     * reads only once it has replayed their own writes (decision 048). Unset, every read is the
+     * primary's.
+     */
+    DATABASE_READ_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
     SEED_DEMO: flag(true),
     ADMIN_EMAILS: z
       .string()
@@ -270,6 +280,14 @@ const envSchema = z
       .default('https://accounts.google.com'),
   })
   .superRefine((env, ctx) => {
+    // A replica of the embedded database does not exist: PGlite is one process's files.
+    if (env.DATABASE_READ_URL !== undefined && env.DATABASE_URL === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_READ_URL'],
+        message: "needs DATABASE_URL: it names a replica of DATABASE_URL's PostgreSQL",
+      });
+    }
     // Mail through SMTP needs both: where to send it and whom it is from.
     if ((env.SMTP_URL === undefined) !== (env.MAIL_FROM === undefined)) {
       const missing = env.SMTP_URL === undefined ? 'SMTP_URL' : 'MAIL_FROM';

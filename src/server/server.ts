@@ -48,7 +48,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const database = await openDatabase(
-    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: `${config.DATA_DIR}/db` },
+    config.DATABASE_URL
+      ? { url: config.DATABASE_URL, readUrl: config.DATABASE_READ_URL }
+      : { dataDir: `${config.DATA_DIR}/db` },
   ).catch((err) => {
     if (!(err instanceof DataDirInUseError)) throw err;
     console.error(err.message);

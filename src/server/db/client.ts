@@ -28,6 +28,13 @@ export async function rowsOf<T>(db: Db | Tx, query: SQL): Promise<T[]> {
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * The read replica's pool (DATABASE_READ_URL); none without one, and never on PGlite. Not
+   * migrated (a replica replays the primary's migrations) and never written to:
+   * plugins/read-routing.ts sends reads there, a person's only once it has replayed their
+   * writes (decision 048).
+   */
+  readPool?: pg.Pool;
   close: () => Promise<void>;
   /**
    * Throws unless a primary answers within `timeoutMs` (issue 32): on PostgreSQL on a connection
@@ -96,7 +103,8 @@ export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations');
 export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
 
 export type DatabaseOptions =
-  | { url: string }
+  /** `readUrl`: a read replica of `url`'s PostgreSQL. */
+  | { url: string; readUrl?: string }
   /** `dataDir` undefined means in memory; `loadDataDir` starts from a dumped database. */
   | { dataDir?: string; loadDataDir?: Blob };
 
@@ -120,6 +128,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // the server ends then (a failover) would throw in the process. Heard here; the statement
     // under way fails (a 503), and the pool drops the broken connection when it is released.
     pool.on('connect', (client) => client.on('error', () => {}));
+    // The replica's connections wait, keep alive and search as the primary's do.
+    const readPool = options.readUrl
+      ? new pg.Pool({ ...pool.options, connectionString: options.readUrl })
+      : undefined;
+    readPool?.on('error', (err) =>
+      console.warn('PostgreSQL replica connection lost:', err.message),
+    );
+    readPool?.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const exclusively = <T>(work: () => Promise<T>) => holdingStartLock(pool, work);
     try {
@@ -127,6 +143,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await exclusively(() => migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }));
     } catch (err) {
       await pool.end();
+      await readPool?.end();
       throw err;
     }
     const pingPool = new pg.Pool({
@@ -140,8 +157,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
+      readPool,
       close: async () => {
-        await Promise.all([pool.end(), pingPool.end()]);
+        await Promise.all([pool.end(), pingPool.end(), readPool?.end()]);
       },
       ping: (timeoutMs) => pingPrimary(pingPool, timeoutMs),
       listen: (channel, onPayload, onHeardAgain) =>

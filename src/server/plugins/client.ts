@@ -15,11 +15,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_BASE } from '../../shared/api';
 import { type PageRenderer, ROOT_ELEMENT } from '../../shared/page-rendering';
+import { formatLsn } from '../db/read-router';
 import { levelOfFailure } from '../db/unavailable';
 import imageServing from '../images/image-serving';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 import type { OwnImageStore } from '../images/image-store-of';
 import type { PublicPage } from './public-answers';
+import { POSITION_COOKIE, positionOf } from './read-routing';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -51,8 +53,13 @@ export default fp(async function client(
 
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-cache');
+    // A person who has just written gets a page read at or past their write (decision 048).
+    const need = positionOf(request);
     const page = renderPage
-      ? await app.publicPages.get(request.url, () => renderPage(request))
+      ? await app.publicPages.getSeeing(request.url, need, async () => ({
+          value: await renderPage(request),
+          seen: need,
+        }))
       : SHELL;
     if (!page.bodies) return reply.code(page.status).sendFile('index.html', opts.clientDir);
     const encoding = preferredEncoding(request.headers['accept-encoding']);
@@ -109,14 +116,18 @@ async function pageRenderer(app: FastifyInstance, clientDir: string) {
    * against that visitor's limits (a search's), not one allowance all renders would share.
    */
   const fetchApiFor =
-    (visitor: string): typeof fetch =>
+    (visitor: string, position: bigint): typeof fetch =>
     async (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
       const res = await app.inject({
         method: (init?.method ?? 'GET') as 'GET',
         remoteAddress: visitor,
         url: `${url.pathname}${url.search}`,
-        headers: { accept: 'application/json' },
+        // The visitor's last write's position and nothing else of theirs: the page is public.
+        headers: {
+          accept: 'application/json',
+          ...(position > 0n ? { cookie: `${POSITION_COOKIE}=${formatLsn(position)}` } : {}),
+        },
       });
       const headers = new Headers();
       for (const name of ['content-type', 'link']) {
@@ -133,7 +144,7 @@ async function pageRenderer(app: FastifyInstance, clientDir: string) {
     try {
       const page = await renderPage(
         new Request(new URL(request.url, origin)),
-        fetchApiFor(request.ip),
+        fetchApiFor(request.ip, positionOf(request)),
       );
       if (page.root === null) return { status: page.status, bodies: null };
       const pageHead = page.head ? head.replace(SHELL_HEAD, () => page.head ?? '') : head;

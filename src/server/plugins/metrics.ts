@@ -12,6 +12,7 @@
  *   answered); the gauge below counts those;
  * - payments by outcome and the money steps done, counted by the payment code once committed;
  * - the live streams this server holds;
+ * - the routed reads by where they ran, the primary or the read replica (decision 048);
  * - backlogs, read from the database at each scrape: mail waiting and mail given up, holds past
  *   their deadline, photos due for the sweep, money steps not yet done. These are the database's
  *   figures, so every server reports the same ones: an operator takes their `max`, not their
@@ -202,6 +203,20 @@ export default fp(async function metrics(app: FastifyInstance, opts: { token?: s
     registers: [registry],
     collect() {
       this.set(app.searchCounts?.ready ? app.searchCounts.phones : 0);
+    },
+  });
+
+  const readsSeen = { primary: 0, replica: 0 };
+  new Counter({
+    name: 'phone_market_database_reads_total',
+    help: 'Routed reads (catalog, search, phone pages, own lists) by where they ran: pool="primary" or "replica"',
+    labelNames: ['pool'],
+    registers: [registry],
+    collect() {
+      for (const pool of ['primary', 'replica'] as const) {
+        this.inc({ pool }, app.reads.reads[pool] - readsSeen[pool]);
+        readsSeen[pool] = app.reads.reads[pool];
+      }
     },
   });
 

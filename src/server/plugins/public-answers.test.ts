@@ -20,6 +20,17 @@ describe('AnswerCache', () => {
     expect(await cache.get('b', read)).toBe(3);
   });
 
+  it('gives a reader who must see a WAL position only an answer read at or past it', async () => {
+    const cache = new AnswerCache<string>({ ttlMs: 1000, maxEntries: 10 });
+    const readAt = (value: string, seen: bigint) => async () => ({ value, seen });
+    expect(await cache.getSeeing('k', 0n, readAt('read at 5', 5n))).toBe('read at 5');
+    expect(await cache.getSeeing('k', 5n, readAt('unused', 9n))).toBe('read at 5');
+    expect(await cache.getSeeing('k', 7n, readAt('read at 7', 7n))).toBe('read at 7');
+    // The fresher answer replaced the older one, for everyone.
+    expect(await cache.get('k', async () => 'unused')).toBe('read at 7');
+    expect(await cache.getSeeing('k', 8n, readAt('read at 8', 8n))).toBe('read at 8');
+  });
+
   it('reads once for everyone asking while the first read runs', async () => {
     const cache = new AnswerCache<string>({ ttlMs: 1000, maxEntries: 10 });
     let reads = 0;

@@ -10,7 +10,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AUTH_BASE_PATH } from '../auth/identity-provider';
 
-type Entry<T> = { expires: number; value: Promise<T> };
+/**
+ * An answer and a WAL position its reading is known to have seen (decision 048): with a read
+ * replica, a person who just wrote may reuse only an answer read at or past their write.
+ */
+export type Seen<T> = { value: T; seen: bigint };
+
+type Entry<T> = { expires: number; value: Promise<Seen<T>> };
 
 export type AnswerCacheOptions = {
   /** How long an answer may be reused, from the moment its reading began. */
@@ -35,11 +41,23 @@ export class AnswerCache<T> {
 
   /** The kept answer for `key`, else `compute`'s. A failed computation is not kept. */
   get(key: string, compute: () => Promise<T>): Promise<T> {
-    if (this.#options.ttlMs === 0) return compute();
+    return this.getSeeing(key, 0n, async () => ({ value: await compute(), seen: 0n }));
+  }
+
+  /**
+   * As `get`, for a reader who must see WAL position `need`: a kept answer that has not seen it
+   * is not reused, and the one computed instead replaces it.
+   */
+  async getSeeing(key: string, need: bigint, compute: () => Promise<Seen<T>>): Promise<T> {
+    if (this.#options.ttlMs === 0) return (await compute()).value;
     const now = this.#options.now();
     const kept = this.#entries.get(key);
-    if (kept && kept.expires > now) return kept.value;
-    if (kept) this.#entries.delete(key);
+    if (kept && kept.expires > now) {
+      if (need === 0n) return (await kept.value).value;
+      const answer = await kept.value.catch(() => undefined);
+      if (answer && answer.seen >= need) return answer.value;
+    }
+    if (this.#entries.get(key) === kept) this.#entries.delete(key);
 
     const entry: Entry<T> = { expires: now + this.#options.ttlMs, value: compute() };
     this.#entries.set(key, entry);
@@ -50,7 +68,7 @@ export class AnswerCache<T> {
       if (this.#entries.size <= this.#options.maxEntries) break;
       this.#entries.delete(oldest);
     }
-    return entry.value;
+    return (await entry.value).value;
   }
 
   /**

@@ -5,6 +5,7 @@
 import { DomainError } from '../domain/domain-error';
 import { book, cancelOrder, ownOrder } from '../domain/order-process';
 import { assertOwner, callerOf } from '../plugins/auth';
+import { readFor } from '../plugins/read-routing';
 import {
   addWishListItem,
   findWishListItem,
@@ -26,7 +27,8 @@ const BOOKINGS = { limit: { perMinute: 10 } };
 export default contractRoutes((route, app) => {
   route('wishList', async (request) => {
     assertOwner(request, request.query.email);
-    return listWishList(app.db, request.query.email);
+    // A person's own lists read the replica once it has their writes (decision 048).
+    return readFor(request, (db) => listWishList(db, request.query.email));
   });
 
   route('addToWishList', async (request) => {
@@ -46,7 +48,11 @@ export default contractRoutes((route, app) => {
 
   route('myOrders', async (request, reply) => {
     const caller = assertOwner(request, request.query.email);
-    return pageAnswer(request, reply, await listOrders(app.db, caller.id, request.query));
+    return pageAnswer(
+      request,
+      reply,
+      await readFor(request, (db) => listOrders(db, caller.id, request.query)),
+    );
   });
 
   route('book', BOOKINGS, async (request) => {

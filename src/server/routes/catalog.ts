@@ -4,7 +4,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorSchema } from '../../shared/api';
+import type { Db } from '../db/client';
 import { DomainError } from '../domain/domain-error';
+import { positionOf, readerFor } from '../plugins/read-routing';
 import { listCategories } from '../repositories/catalog';
 import { listAdvertised, listCategoryProducts } from '../repositories/products';
 import { searchProducts } from '../repositories/search';
@@ -12,15 +14,19 @@ import { findProductPage, findSellerProfile, listSellerListings } from '../repos
 import { contractRoutes } from './contract-routes';
 import { setNextLink } from './next-link';
 
-/** What a public read answers: a page of a list, or one thing (`nextCursor` null). */
-type PublicRead = () => Promise<{ items: unknown; nextCursor: string | null }>;
+/**
+ * What a public read answers: a page of a list, or one thing (`nextCursor` null), read from `db`
+ * (the read replica when there is one and it is far enough along, decision 048).
+ */
+type PublicRead = (db: Db) => Promise<{ items: unknown; nextCursor: string | null }>;
 
 /**
  * Answers from the public-answer cache (decision 015), keyed by the route and its parsed params
  * and query, all an answer depends on (unknown query keys are dropped by parsing, so they do not
  * make new entries). On a miss, `read` runs and its items go through the route's response
  * schema, as any answer does; a hit sends those same bytes. A read that throws (a 404) is not
- * kept, so a phone listed a moment later shows at once.
+ * kept, so a phone listed a moment later shows at once. A person who has just written reuses
+ * only an answer read at or past their write (plugins/read-routing.ts).
  */
 async function sendPublic(
   request: FastifyRequest,
@@ -28,30 +34,33 @@ async function sendPublic(
   read: PublicRead,
 ): Promise<FastifyReply> {
   const key = JSON.stringify([request.routeOptions.url, request.params, request.query]);
-  const answer = await request.server.publicAnswers.get(key, async () => {
-    const page = await read();
-    return { body: reply.serialize(page.items) as string, nextCursor: page.nextCursor };
-  });
+  const answer = await request.server.publicAnswers.getSeeing(key, positionOf(request), () =>
+    readerFor(request, async (reader) => {
+      const page = await read(reader.db);
+      return {
+        value: { body: reply.serialize(page.items) as string, nextCursor: page.nextCursor },
+        seen: reader.seen,
+      };
+    }),
+  );
   setNextLink(request, reply, answer.nextCursor);
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }
 
 export default contractRoutes((route, app) => {
   route('listCategories', (request, reply) =>
-    sendPublic(request, reply, async () => ({
-      items: await listCategories(app.db),
+    sendPublic(request, reply, async (db) => ({
+      items: await listCategories(db),
       nextCursor: null,
     })),
   );
 
   route('categoryProducts', (request, reply) =>
-    sendPublic(request, reply, () =>
-      listCategoryProducts(app.db, request.params.id, request.query),
-    ),
+    sendPublic(request, reply, (db) => listCategoryProducts(db, request.params.id, request.query)),
   );
 
   route('listAdvertised', (request, reply) =>
-    sendPublic(request, reply, () => listAdvertised(app.db, request.query)),
+    sendPublic(request, reply, (db) => listAdvertised(db, request.query)),
   );
 
   // A search costs more than a list page: SEARCH_RATE_LIMIT a minute per client address.
@@ -59,36 +68,32 @@ export default contractRoutes((route, app) => {
     'searchProducts',
     { limit: { perMinute: app.config.SEARCH_RATE_LIMIT } },
     (request, reply) =>
-      sendPublic(request, reply, async () => {
-        const { nextCursor, ...answer } = await searchProducts(
-          app.db,
-          request.query,
-          app.searchCounts,
-        );
+      sendPublic(request, reply, async (db) => {
+        const { nextCursor, ...answer } = await searchProducts(db, request.query, app.searchCounts);
         return { items: answer, nextCursor };
       }),
   );
 
   // A deleted phone is gone (404); a sold one keeps its page, marked sold.
   route('product', { responses: { 404: errorSchema } }, (request, reply) =>
-    sendPublic(request, reply, async () => {
-      const page = await findProductPage(app.db, request.params.id);
+    sendPublic(request, reply, async (db) => {
+      const page = await findProductPage(db, request.params.id);
       if (!page) throw DomainError.notFound('No such phone');
       return { items: page, nextCursor: null };
     }),
   );
 
   route('seller', { responses: { 404: errorSchema } }, (request, reply) =>
-    sendPublic(request, reply, async () => {
-      const profile = await findSellerProfile(app.db, request.params.id);
+    sendPublic(request, reply, async (db) => {
+      const profile = await findSellerProfile(db, request.params.id);
       if (!profile) throw DomainError.notFound('No such seller');
       return { items: profile, nextCursor: null };
     }),
   );
 
   route('sellerListings', { responses: { 404: errorSchema } }, (request, reply) =>
-    sendPublic(request, reply, async () => {
-      const page = await listSellerListings(app.db, request.params.id, request.query);
+    sendPublic(request, reply, async (db) => {
+      const page = await listSellerListings(db, request.params.id, request.query);
       if (!page) throw DomainError.notFound('No such seller');
       return page;
     }),

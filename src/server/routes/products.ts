@@ -16,6 +16,7 @@ import {
 } from '../domain/order-process';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 import { assertOwner, callerOf } from '../plugins/auth';
+import { readFor } from '../plugins/read-routing';
 import { listOwnProducts } from '../repositories/products';
 import { noteAddress } from '../repositories/trust';
 import { contractRoutes, pageAnswer } from './contract-routes';
@@ -67,7 +68,10 @@ export default contractRoutes((route, app) => {
     return pageAnswer(
       request,
       reply,
-      await listOwnProducts(app.db, app.imeiVault, request.query.email, request.query),
+      // A person's own lists read the replica once it has their writes (decision 048).
+      await readFor(request, (db) =>
+        listOwnProducts(db, app.imeiVault, request.query.email, request.query),
+      ),
     );
   });
 

@@ -14,13 +14,17 @@ import {
   type Sales,
 } from '../domain/order-process';
 import { callerOf } from '../plugins/auth';
+import { readFor } from '../plugins/read-routing';
 import { listBookings, listDisputes, listSales, saleView } from '../repositories/sales';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
 export default contractRoutes<{ sales: Sales }>((route, app, { sales }) => {
   const ack = { acknowledged: true };
 
-  route('myBookings', async (request) => listBookings(app.db, callerOf(request).id));
+  // A person's own list: the replica once it has their writes (decision 048).
+  route('myBookings', async (request) =>
+    readFor(request, (db) => listBookings(db, callerOf(request).id)),
+  );
 
   route('sale', async (request) => {
     const { order, side } = await orderSeenBy(app.db, callerOf(request), request.params.id);

@@ -466,6 +466,52 @@ describe('hostile input to every call', () => {
     }
   });
 
+  // Outside the contract: the WAL position cookie a write leaves (decision 048) comes back with
+  // every read, forged or not; a value that is no LSN counts as none and the read is served.
+  it('WAL position cookie on the public and own reads', async () => {
+    // Its own buyer: the properties above may have deleted the first accounts.
+    const buyer = await createAccount(t.app, 'user');
+    const position = fc
+      .oneof(
+        hostileString,
+        fc.constantFrom('0/0', 'FFFFFFFF/FFFFFFFF', 'FFFFFFFFF/0', '1/2/3', '-1/0', '0x1/0', ''),
+        fc
+          .tuple(fc.bigInt({ min: 0n, max: 2n ** 64n }), fc.bigInt({ min: 0n, max: 2n ** 33n }))
+          .map(([hi, lo]) => `${hi.toString(16)}/${lo.toString(16)}`),
+      )
+      // Headers carry visible ASCII only; anything else never leaves a client.
+      .map((value) => value.replace(/[^\x20-\x7e]/g, ''));
+    const reads = fc.constantFrom(
+      { caller: 'anonymous' as const, url: '/api/category/01' },
+      { caller: 'anonymous' as const, url: '/api/search?q=phone' },
+      { caller: 'anonymous' as const, url: '/api/advertise' },
+      { caller: 'buyer' as const, url: `/api/order?email=${encodeURIComponent(buyer.email)}` },
+      {
+        caller: 'buyer' as const,
+        url: `/api/wishlist?email=${encodeURIComponent(buyer.email)}`,
+      },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        reads,
+        fc.array(position, { minLength: 1, maxLength: 3 }),
+        async (read, values) => {
+          const credentials = credentialsOf(read.caller, { ...who, buyer });
+          const cookie = [credentials.cookie, ...values.map((v) => `wal-position=${v}`)]
+            .filter(Boolean)
+            .join('; ');
+          const res = await t.app.inject({
+            method: 'GET',
+            url: read.url,
+            headers: { ...credentials, cookie },
+          });
+          expect(res.statusCode, `${read.url} with ${cookie}: ${res.body.slice(0, 200)}`).toBe(200);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
   // Outside the contract (Prometheus's text, not JSON): its input is the Authorization header.
   it('metrics scrape', async () => {
     const authorization = fc
