@@ -411,6 +411,34 @@ export async function reconcile(
       })
       .map((a) => a.insertedId),
   );
+  const sentMessages = ledger.messages ?? [];
+  if (sentMessages.length > 0) {
+    const stored = await rows<{ conversation_id: string; email: string; body: string }>(
+      db,
+      sql`select m.conversation_id, u.email, m.body from messages m
+          join users u on u.id = m.sender_id
+          where m.conversation_id = any(${arrayOf([...new Set(sentMessages.map((m) => m.conversationId))])}::uuid[])`,
+    );
+    const left = new Map<string, number>();
+    const keyOf = (conversationId: string, email: string, body: string) =>
+      `${conversationId} ${email} ${body}`;
+    for (const m of stored) {
+      const key = keyOf(m.conversation_id, m.email, m.body);
+      left.set(key, (left.get(key) ?? 0) + 1);
+    }
+    check(
+      'every acknowledged message is in the database, from its writer',
+      sentMessages
+        .filter((m) => {
+          const key = keyOf(m.conversationId, m.email, m.body);
+          const n = left.get(key) ?? 0;
+          left.set(key, n - 1);
+          return n <= 0;
+        })
+        .map((m) => `${m.conversationId} (${m.body})`),
+      `(${sentMessages.length} acknowledged)`,
+    );
+  }
   check(
     "every payment of this run's buyers was acknowledged to them",
     ours.filter((p) => !acknowledged.has(p.id)).map((p) => p.id),

@@ -62,10 +62,15 @@ export type SaleRecord = {
   stage: OrderStage | null;
 };
 
+/** A message the server answered for: the buyer's note to the seller of a phone they paid for. */
+export type AcknowledgedMessage = { conversationId: string; email: string; body: string };
+
 export type Ledger = {
   acknowledged: AcknowledgedPayment[];
   released: ReleasedPayment[];
   sales: SaleRecord[];
+  /** Messages acknowledged to their writers (optional: runs before messaging have none). */
+  messages?: AcknowledgedMessage[];
 };
 
 /** How often each fate is chosen (weights); see SaleOptions for the ones a run can rule out. */
@@ -432,6 +437,8 @@ class SimulatedUser {
   private async sell(sale: SaleRecord): Promise<void> {
     const { http, ledger, sales } = this.ctx;
     ledger.sales.push(sale);
+    // Half the buyers write to the seller about the meeting, and again a moment later.
+    if (Math.random() < 0.5) await this.write(sale);
     if (sale.fate === 'expire') {
       // Nobody comes to the meeting: the timed work releases the hold (checked at the end).
       sale.stage = null;
@@ -533,6 +540,37 @@ class SimulatedUser {
    * Notes where a handover or cancel left the sale: `done` on success; unknown (read at the end,
    * where it must be expired) when the hold expired first; unchanged when the call failed.
    */
+  /** The buyer starts a conversation about the phone and writes once more; each answer noted. */
+  private async write(sale: SaleRecord): Promise<void> {
+    const { http, ledger } = this.ctx;
+    const first = 'Is the meeting still on?';
+    const started = await http.call('message:start', '/api/conversations', {
+      method: 'POST',
+      token: sale.token,
+      json: { productId: sale.productId, body: first },
+      accept: (s, b) =>
+        s === 200 && typeof (b as { conversationId?: unknown }).conversationId === 'string'
+          ? 'sent'
+          : undefined,
+    });
+    if (!started) return;
+    const conversationId = (started.body as { conversationId: string }).conversationId;
+    ledger.messages ??= [];
+    ledger.messages.push({ conversationId, email: sale.email, body: first });
+    await this.think();
+    const second = 'On my way.';
+    const sent = await http.call('message:send', `/api/conversations/${conversationId}/messages`, {
+      method: 'POST',
+      token: sale.token,
+      json: { body: second },
+      accept: (s, b) =>
+        s === 200 && typeof (b as { messageId?: unknown }).messageId === 'string'
+          ? 'sent'
+          : undefined,
+    });
+    if (sent) ledger.messages.push({ conversationId, email: sale.email, body: second });
+  }
+
   private settled(sale: SaleRecord, reply: Reply | null, done: OrderStage, expiredFirst = false) {
     if (expiredFirst || reply?.status === 409) {
       sale.tooLate = true;
