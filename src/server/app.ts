@@ -162,7 +162,9 @@ export async function createServices(config: Config, database: Database): Promis
   // Keyed by the IMEI key's secret: the one key for fingerprints of what people type or own.
   const fingerprints = new Fingerprints(imeiKey);
   return {
-    identity: createIdentityProvider(database.db, config, authSecret, outbox, limits),
+    identity: createIdentityProvider(database.db, config, authSecret, outbox, limits, {
+      transactions: database.kind === 'postgres',
+    }),
     outbox,
     imeiVault: new ImeiVault(imeiKey),
     accessTokens: new AccessTokens(jwtSecret),

@@ -231,3 +231,65 @@ describe.skipIf(!postgresUrl)('the database lost and back (PostgreSQL)', () => {
     expect(await direct.db.select().from(products).where(eq(products.id, phoneId))).toHaveLength(1);
   }, 60_000);
 });
+
+describe.skipIf(!postgresUrl)('a sign-up cut between its two writes (PostgreSQL)', () => {
+  it('leaves no account without its password: the person and the password are one transaction', async () => {
+    const created = await createPostgresDatabase(postgresUrl as string);
+    const database = await openDatabase({ url: created.url });
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-outage-'));
+    const app = await buildApp({
+      config: loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: dataDir,
+        SIGN_UPS_PER_ADDRESS: '1000000',
+        SIGN_UPS_IN_ALL: '1000000',
+        IDENTITY_RATE_LIMIT: '0',
+      }),
+      database,
+    });
+    try {
+      // The password's write fails as a failover would fail it (57P01, the server going away),
+      // after the person's row was written.
+      await database.db.execute(sql`
+        create function cut_sign_up() returns trigger language plpgsql as $$
+        begin
+          if exists (select 1 from auth_users where id = new.user_id and email like 'cut-%') then
+            raise exception 'terminating connection due to administrator command'
+              using errcode = '57P01';
+          end if;
+          return new;
+        end $$`);
+      await database.db.execute(
+        sql`create trigger cut_sign_up before insert on auth_accounts for each row execute function cut_sign_up()`,
+      );
+      const email = 'cut-sign-up@test.example';
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-up/email',
+        headers: { origin: 'http://localhost' },
+        payload: { email, name: 'Cut', password: 'Phone-Market1!' },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
+      // Asked again once the database is back, the sign-up succeeds: nothing half made stands in its way.
+      const { rows } = (await database.db.execute(
+        sql`select count(*)::int as n from auth_users where email = ${email}`,
+      )) as unknown as { rows: { n: number }[] };
+      expect(rows[0]?.n).toBe(0);
+      await database.db.execute(sql`drop trigger cut_sign_up on auth_accounts`);
+      const again = await app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-up/email',
+        headers: { origin: 'http://localhost' },
+        payload: { email, name: 'Cut', password: 'Phone-Market1!' },
+      });
+      expect(again.statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await database.close();
+      await created.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

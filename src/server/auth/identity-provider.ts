@@ -98,6 +98,12 @@ export function createIdentityProvider(
   secret: string,
   outbox: Outbox,
   limits: LimitStore,
+  /**
+   * Whether its multi-row writes run in one transaction: on PostgreSQL yes (below); not on
+   * PGlite, one connection, where a hook's query beside the transaction would wait for it for
+   * ever, and one process with no failover to survive.
+   */
+  { transactions }: { transactions: boolean },
 ): IdentityProvider {
   // Identities the server makes itself (the demo's, the operator's) are not sent a welcome.
   const quiet = new Set<string>();
@@ -133,6 +139,9 @@ export function createIdentityProvider(
       config.PUBLIC_URL ? [config.PUBLIC_URL] : request ? [new URL(request.url).origin] : [],
     database: drizzleAdapter(db, {
       provider: 'pg',
+      // A sign-up writes the person and their password in one transaction: a failover between
+      // the two would otherwise leave an account no one can sign in to (the soak found one).
+      transaction: transactions,
       schema: {
         user: authUsers,
         session: authSessions,
