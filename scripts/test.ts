@@ -1,6 +1,7 @@
 /**
  * `npm test`: lint, types, unit, component, API (PGlite, then PostgreSQL when
- * TEST_DATABASE_URL is set) and end-to-end tests, in that order; stops at the first failure
+ * TEST_DATABASE_URL is set), the replicated PostgreSQL's failover tests (skipped without
+ * Patroni and etcd) and end-to-end tests, in that order; stops at the first failure
  * and closes with one line counting every test run.
  */
 import { spawnSync } from 'node:child_process';
@@ -51,11 +52,17 @@ function vitest(
   project: string,
   env: NodeJS.ProcessEnv,
   exclude: readonly string[] = [],
+  /** Only these files, one at a time (they share fixed ports); all of the project when empty. */
+  only: readonly string[] = [],
 ): void {
   const report = path.join(RESULTS, `vitest-${title.replace(/\W+/g, '-').toLowerCase()}.json`);
   const args = ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json'];
   const excluded = exclude.map((file) => `--exclude=${file}`);
-  step(title, [...args, ...excluded, `--outputFile.json=${report}`], env, [report, fromVitest]);
+  const alone = only.length > 0 ? [...only, '--no-file-parallelism'] : [];
+  step(title, [...args, ...excluded, ...alone, `--outputFile.json=${report}`], env, [
+    report,
+    fromVitest,
+  ]);
 }
 
 /**
@@ -78,6 +85,13 @@ const SAME_ON_EITHER_DATABASE = [
  */
 const OWN_POSTGRES = ['tests/api/point-in-time-recovery.test.ts', 'tests/api/read-replica.test.ts'];
 
+/**
+ * Files that run Patroni's replicated PostgreSQL (issue 32) on its fixed ports: one at a time,
+ * in a step of their own after the API passes, so two never start a cluster at once and the
+ * failover soak's 200 users do not share the cores with the parallel API files.
+ */
+const REPLICATED_CLUSTER = ['tests/api/postgres-ha.test.ts', 'tests/api/failover-soak.test.ts'];
+
 function summarize(): void {
   console.info(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 }
@@ -89,14 +103,13 @@ step('lint (biome)', ['biome', 'check', '.'], process.env);
 step('types (tsc)', ['tsc', '--noEmit'], process.env);
 vitest('unit', 'unit', process.env);
 vitest('component', 'component', process.env);
-vitest(
-  'api on PGlite',
-  'api',
-  withoutPostgres,
-  TEST_DATABASE_URL ? [...SAME_ON_EITHER_DATABASE, ...OWN_POSTGRES] : [],
-);
-if (TEST_DATABASE_URL) vitest('api on PostgreSQL', 'api', process.env);
+vitest('api on PGlite', 'api', withoutPostgres, [
+  ...(TEST_DATABASE_URL ? [...SAME_ON_EITHER_DATABASE, ...OWN_POSTGRES] : []),
+  ...REPLICATED_CLUSTER,
+]);
+if (TEST_DATABASE_URL) vitest('api on PostgreSQL', 'api', process.env, REPLICATED_CLUSTER);
 else console.info('\n▷ api on PostgreSQL: skipped (set TEST_DATABASE_URL to run it; .ci/run does)');
+vitest('replicated PostgreSQL (failover)', 'api', process.env, [], REPLICATED_CLUSTER);
 
 ensureChromium();
 step('end-to-end (Playwright, Chromium)', ['playwright', 'test'], process.env, [

@@ -314,6 +314,9 @@ class SimulatedUser {
     });
     if (reply?.status !== 200) return null;
     this.booked.push(productId);
+    // Half the buyers write to the seller before paying, and again a moment later (not in a
+    // race for one phone: there every moment counts).
+    if (!chosen && Math.random() < 0.5) await this.write(productId);
     return productId;
   }
 
@@ -437,8 +440,6 @@ class SimulatedUser {
   private async sell(sale: SaleRecord): Promise<void> {
     const { http, ledger, sales } = this.ctx;
     ledger.sales.push(sale);
-    // Half the buyers write to the seller about the meeting, and again a moment later.
-    if (Math.random() < 0.5) await this.write(sale);
     if (sale.fate === 'expire') {
       // Nobody comes to the meeting: the timed work releases the hold (checked at the end).
       sale.stage = null;
@@ -541,13 +542,14 @@ class SimulatedUser {
    * where it must be expired) when the hold expired first; unchanged when the call failed.
    */
   /** The buyer starts a conversation about the phone and writes once more; each answer noted. */
-  private async write(sale: SaleRecord): Promise<void> {
+  private async write(productId: string): Promise<void> {
     const { http, ledger } = this.ctx;
+    const { account } = this;
     const first = 'Is the meeting still on?';
     const started = await http.call('message:start', '/api/conversations', {
       method: 'POST',
-      token: sale.token,
-      json: { productId: sale.productId, body: first },
+      token: account.token,
+      json: { productId, body: first },
       accept: (s, b) =>
         s === 200 && typeof (b as { conversationId?: unknown }).conversationId === 'string'
           ? 'sent'
@@ -556,19 +558,19 @@ class SimulatedUser {
     if (!started) return;
     const conversationId = (started.body as { conversationId: string }).conversationId;
     ledger.messages ??= [];
-    ledger.messages.push({ conversationId, email: sale.email, body: first });
+    ledger.messages.push({ conversationId, email: account.email, body: first });
     await this.think();
     const second = 'On my way.';
     const sent = await http.call('message:send', `/api/conversations/${conversationId}/messages`, {
       method: 'POST',
-      token: sale.token,
+      token: account.token,
       json: { body: second },
       accept: (s, b) =>
         s === 200 && typeof (b as { messageId?: unknown }).messageId === 'string'
           ? 'sent'
           : undefined,
     });
-    if (sent) ledger.messages.push({ conversationId, email: sale.email, body: second });
+    if (sent) ledger.messages.push({ conversationId, email: account.email, body: second });
   }
 
   private settled(sale: SaleRecord, reply: Reply | null, done: OrderStage, expiredFirst = false) {

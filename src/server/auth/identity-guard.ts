@@ -13,6 +13,7 @@
  * proxies are applied), never from a header a client sends. The limits count in the store every
  * server shares (limits/limit-store.ts), so N servers lock out as one does.
  */
+import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { hashPassword, verifyPassword } from 'better-auth/crypto';
@@ -42,6 +43,9 @@ const SIGN_IN_TRIES = 5;
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 /** Password hashes computed at once: half of libuv's default pool of four threads. */
 const HASHING_AT_ONCE = 2;
+/** Sign-up hashes made ahead of their transaction and not yet used, at most. */
+const PREHASHED_MAX = 256;
+
 /** Hashes waiting beyond this answer "busy" at once instead of queueing without end. */
 const HASHING_QUEUE_MAX = 64;
 
@@ -134,6 +138,24 @@ export function createIdentityGuard(db: Db, store: LimitStore, limits: IdentityL
     return address ? clientKey(address) : null;
   };
 
+  /**
+   * Sign-up's password hashed before the provider's transaction opens (keyed by the password's
+   * SHA-256, never the password): on PostgreSQL the person and their password are written in one
+   * transaction (identity-provider.ts), which would otherwise hold a pooled connection while it
+   * waits its turn in the hash queue, and a burst of sign-ups would take every connection. Any
+   * hash of a password checks that password, so whichever sign-up uses it, it is right. Bounded:
+   * the oldest go first (a sign-up refused after hashing leaves its entry).
+   */
+  const prehashed = new Map<string, string>();
+  const digestOf = (password: string) => createHash('sha256').update(password).digest('base64');
+  const hashOnce = (password: string): Promise<string> => {
+    const key = digestOf(password);
+    const ready = prehashed.get(key);
+    if (ready === undefined) return throttled(() => hashPassword(password));
+    prehashed.delete(key);
+    return Promise.resolve(ready);
+  };
+
   const throttled = <T>(work: () => Promise<T>): Promise<T> => {
     if (hashing.pendingCount >= HASHING_QUEUE_MAX) {
       return Promise.reject(tooMany(5, 'The service is busy. Try again in a moment.'));
@@ -158,6 +180,10 @@ export function createIdentityGuard(db: Db, store: LimitStore, limits: IdentityL
       // After the limits: what sign-up tells of an address (banned, taken) is counted, so
       // probing addresses through it is as slow as making accounts (decision 036).
       if (await isBanned(db, email)) throw banned();
+      const password = body?.password as string;
+      const hash = await throttled(() => hashPassword(password));
+      prehashed.set(digestOf(password), hash);
+      if (prehashed.size > PREHASHED_MAX) prehashed.delete(prehashed.keys().next().value as string);
       return { context: { body: { ...body, email, name } } };
     }
     if (ctx.path === '/sign-in/email') {
@@ -212,7 +238,7 @@ export function createIdentityGuard(db: Db, store: LimitStore, limits: IdentityL
       },
     },
     password: {
-      hash: (password: string) => throttled(() => hashPassword(password)),
+      hash: hashOnce,
       verify: (input: { hash: string; password: string }) => throttled(() => verifyPassword(input)),
     },
   };
