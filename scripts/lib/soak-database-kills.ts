@@ -105,6 +105,18 @@ export function scheduleDatabaseKills(options: {
       outages.push(outage);
       database.ha.kill(victim);
       console.info(`  killed the ${target} (${victim.name}) at ${seconds(outage.from)}`);
+      // What the site needs again: a primary other than the killed one; or, after the standby's
+      // death, the pair whole again (meanwhile the primary's commits may wait for Patroni to
+      // drop the lost standby from synchronous replication). Backends of a killed postmaster
+      // answer for a moment yet, so the site answering at once proves nothing.
+      if (target === 'primary') {
+        await database.ha.waitForPrimary({ not: victim, timeoutMs: 60_000 }).catch(() => null);
+      } else {
+        await sawDown(database.ha, victim);
+        await database.ha
+          .waitForPrimary({ withStandby: true, timeoutMs: 60_000 })
+          .catch(() => null);
+      }
       const served = await siteServes(site, outage.from + 60_000);
       outage.to = Date.now();
       const took = outage.to - outage.from;
@@ -134,6 +146,16 @@ export function scheduleDatabaseKills(options: {
       cancelled = true;
     },
   };
+}
+
+/** Waits (up to 15 s) until Patroni no longer reports `node` as running. */
+async function sawDown(ha: PostgresHa, node: HaNode): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const member = (await ha.members().catch(() => [])).find((m) => m.name === node.name);
+    if (member?.state !== 'running' && member?.state !== 'streaming') return;
+    await sleep(200);
+  }
 }
 
 const query = async <T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> => {

@@ -2,6 +2,7 @@
  * The identity provider: Better Auth, embedded in our server at /api/auth, keeping its users
  * and sessions in our database. Google signs in through OpenID Connect when configured.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
@@ -35,6 +36,23 @@ function landingOnConfirmed(url: string): string {
     link.searchParams.set('callbackURL', EMAIL_CONFIRMED_PATH);
   return link.toString();
 }
+
+/**
+ * The identity call under way, for the provider's logger (which is not given the request) to
+ * note that a database error passed through it: the call's refusal is then an outage's 503.
+ */
+const identityCalls = new AsyncLocalStorage<{ databaseDown: boolean }>();
+const noteOutage = () => {
+  const call = identityCalls.getStore();
+  if (call) call.databaseDown = true;
+};
+
+/** The answer to an identity call the database's absence failed: ask again in a moment. */
+const unavailable = () =>
+  Response.json(
+    { code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNAVAILABLE },
+    { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } },
+  );
 
 export type Identity = {
   uid: string;
@@ -208,7 +226,7 @@ export function createIdentityProvider(
       // turned away, not a fault of ours.
       log: (level, message, ...args) => {
         // A database away (a failover) is answered 503 by `handle`, not a fault to log.
-        if (args.some(isDatabaseUnavailable)) return;
+        if (args.some(isDatabaseUnavailable)) return void noteOutage();
         if (
           /^Invalid (origin|callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL)\b/.test(
             message,
@@ -261,8 +279,12 @@ export function createIdentityProvider(
   return {
     googleEnabled,
     handle: async (request) => {
+      const call = { databaseDown: false };
       try {
-        const response = await auth.handler(request);
+        const response = await identityCalls.run(call, () => auth.handler(request));
+        // A refusal it made of a database error it only logged (sign-up's "Failed to create
+        // user", 422): the person is told to ask again, as for every outage.
+        if (call.databaseDown && response.status >= 400) return unavailable();
         // Its own 5xx answers are faults, except our guard's 503 while the lockout cannot count
         // (an outage the limit store logs once, not per sign-in).
         if (response.status >= 500 && response.status !== 503)
@@ -270,12 +292,7 @@ export function createIdentityProvider(
         return response;
       } catch (err) {
         // The database away (a failover): asked again in a moment, as every call (issue 32).
-        if (isDatabaseUnavailable(err)) {
-          return Response.json(
-            { code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNAVAILABLE },
-            { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } },
-          );
-        }
+        if (isDatabaseUnavailable(err)) return unavailable();
         console.error('identity provider failed:', err);
         return Response.json(
           { code: 'INTERNAL_SERVER_ERROR', message: 'Internal Server Error' },

@@ -14,6 +14,7 @@ import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE,
   isDatabaseUnavailable,
+  levelOfFailure,
 } from '../db/unavailable';
 import { DomainError } from '../domain/domain-error';
 
@@ -70,7 +71,9 @@ export default fp(async function errors(app: FastifyInstance) {
     }
     if (error instanceof DomainError) {
       // A service we depend on is down (503): the caller may retry, and we need to know why.
-      if (error.statusCode >= 500) request.log.error({ err: error.cause }, error.message);
+      // (a database failing over beneath it is expected: a warning)
+      if (error.statusCode >= 500)
+        request.log[levelOfFailure(error.cause)]({ err: error.cause }, error.message);
       // A refusal about one field of a listing (`IMEI: This phone is already listed`) says which.
       const field = fieldOfMessage(error.message);
       if (error.retryAfterSeconds !== undefined)
