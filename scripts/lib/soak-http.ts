@@ -8,8 +8,12 @@ import type { SoakStats } from './soak-stats';
 /** When the database was away: from a kill until the site served again (null: not yet). */
 export type Outage = { from: number; to: number | null };
 
-/** How long after an outage closes a failure still counts as its (answers under way). */
-export const OUTAGE_SLACK_MS = 10_000;
+/**
+ * How long after an outage closes a failure still counts as its: the requests that queued for a
+ * connection meanwhile (and the people asking again) drain through a pool of ten; the report
+ * says how long 503s went on after each outage closed.
+ */
+export const OUTAGE_SLACK_MS = 30_000;
 
 export type Reply = { status: number; body: unknown; headers: Headers };
 /** Names the outcome of an expected answer, or undefined when the answer is unexpected. */
@@ -64,7 +68,7 @@ export class Http {
   ) {}
 
   /** Failures the database's outages caused, each asked again: by kind (503, network). */
-  readonly unavailable = { '503': 0, network: 0, gaveUp: 0 };
+  readonly unavailable = { '503': 0, network: 0, gaveUp: 0, lastAfterCloseMs: 0 };
 
   /** Whether a failure answered at `answeredAt` falls in an outage. */
   private inOutage(answeredAt: number): boolean {
@@ -116,6 +120,13 @@ export class Http {
       return 'busy';
     }
     this.unavailable[kind]++;
+    const now = Date.now();
+    const closed = this.outages.find((o) => o.from <= now && o.to !== null && now > o.to);
+    if (closed?.to)
+      this.unavailable.lastAfterCloseMs = Math.max(
+        this.unavailable.lastAfterCloseMs,
+        now - closed.to,
+      );
     this.stats.record(operation, elapsedMs, 'unavailable-retried');
     await new Promise((r) => setTimeout(r, Math.max(1, retryAfterS) * 1000));
     return 'busy';

@@ -550,12 +550,15 @@ class SimulatedUser {
       method: 'POST',
       token: account.token,
       json: { productId, body: first },
+      // Another buyer's payment may have sold the phone since it was booked.
       accept: (s, b) =>
         s === 200 && typeof (b as { conversationId?: unknown }).conversationId === 'string'
           ? 'sent'
-          : undefined,
+          : s === 409 && messageOf(b) === 'This phone is no longer for sale'
+            ? 'sold'
+            : undefined,
     });
-    if (!started) return;
+    if (started?.status !== 200) return;
     const conversationId = (started.body as { conversationId: string }).conversationId;
     ledger.messages ??= [];
     ledger.messages.push({ conversationId, email: account.email, body: first });
