@@ -3,22 +3,13 @@
  * under /tmp on loopback. PostgreSQL refuses to run as root, so root runs it as `postgres`.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { postgresBin } from '../../scripts/lib/postgres-bin';
 
 export type Postgres = { url: string; stop: () => void };
 
 const PORT = Number(process.env.BENCH_PG_PORT ?? 55440);
-
-function findBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(a) - Number(b));
-  const latest = versions.at(-1);
-  return latest ? path.join(root, latest, 'bin') : undefined;
-}
 
 /**
  * Starts PostgreSQL, or answers why it cannot (the bench then skips the PostgreSQL parts).
@@ -32,7 +23,7 @@ export function startPostgres({
   port?: number;
   durable?: boolean;
 } = {}): Postgres | { skipped: string } {
-  const bin = findBin();
+  const bin = postgresBin();
   if (!bin) return { skipped: 'no PostgreSQL binaries under /usr/lib/postgresql' };
   const isRoot = process.getuid?.() === 0;
   const dir = mkdtempSync('/tmp/phone-market-bench-pg.');

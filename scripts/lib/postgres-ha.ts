@@ -12,15 +12,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import {
-  chownSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +25,7 @@ import {
   type Stanza,
   stanzaCreate,
 } from './pgbackrest';
+import { postgresBin } from './postgres-bin';
 
 export type HaNode = {
   /** Patroni's member name (`pg1`, `pg2`, …). */
@@ -94,17 +87,6 @@ export type HaOptions = {
    */
   archive?: boolean;
 };
-
-/** PostgreSQL's newest binaries under /usr/lib/postgresql (Debian's layout). */
-function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const latest = readdirSync(root)
-    .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(a) - Number(b))
-    .at(-1);
-  return latest ? path.join(root, latest, 'bin') : undefined;
-}
 
 const installed = (bin: string) => {
   try {

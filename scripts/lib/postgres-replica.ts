@@ -5,8 +5,9 @@
  * PostgreSQL refuses to run as root, so root runs it as `postgres`.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { postgresBin as binWith } from './postgres-bin';
 import { freePort } from './server-process';
 
 export type PostgresWithReplica = {
@@ -27,19 +28,9 @@ export type ReplicaOptions = {
   durable?: boolean;
 };
 
-function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const latest = readdirSync(root)
-    .filter((v) => existsSync(path.join(root, v, 'bin', 'pg_basebackup')))
-    .sort((a, b) => Number(a) - Number(b))
-    .at(-1);
-  return latest ? path.join(root, latest, 'bin') : undefined;
-}
-
 /** What is missing to start a primary with a standby here, or null. */
 export function replicaMissing(): string | null {
-  return postgresBin()
+  return binWith('pg_basebackup')
     ? null
     : 'no PostgreSQL server binaries (initdb, pg_basebackup) under /usr/lib/postgresql (Debian: apt-get install -y postgresql)';
 }
@@ -50,7 +41,7 @@ const idOf = (flag: '-u' | '-g', name: string) =>
 export async function startPostgresWithReplica(
   options: ReplicaOptions = {},
 ): Promise<PostgresWithReplica> {
-  const bin = postgresBin();
+  const bin = binWith('pg_basebackup');
   if (!bin) throw new Error(replicaMissing() ?? 'no PostgreSQL');
   const isRoot = process.getuid?.() === 0;
   const run = (cmd: string, args: string[]) =>

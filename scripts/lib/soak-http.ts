@@ -79,8 +79,8 @@ export class Http {
   }
 
   /** Whether asking again has gone on past its minute (the error is already counted). */
-  private gaveUp(firstSent: number): boolean {
-    return Date.now() - firstSent > 60_000;
+  private gaveUp(unavailableSince: { at: number | null }): boolean {
+    return unavailableSince.at !== null && Date.now() - unavailableSince.at > 60_000;
   }
 
   /** Counts the failure as lost in a kill when it was in flight at one; answers whether it was. */
@@ -93,9 +93,10 @@ export class Http {
   }
 
   async call(operation: string, path: string, options: CallOptions): Promise<Reply | null> {
-    const firstSent = Date.now();
+    // When this call first failed for an outage: it is asked again for a minute from then.
+    const unavailableSince = { at: null as number | null };
     for (let retries = options.retriesWhenBusy ?? 0; ; retries--) {
-      const reply = await this.once(operation, path, options, retries > 0, firstSent);
+      const reply = await this.once(operation, path, options, retries > 0, unavailableSince);
       if (reply !== 'busy') return reply;
     }
   }
@@ -109,11 +110,12 @@ export class Http {
     elapsedMs: number,
     kind: '503' | 'network',
     detail: string,
-    firstSent: number,
+    unavailableSince: { at: number | null },
     retryAfterS: number,
   ): Promise<'busy' | null> {
     if (!this.inOutage(Date.now())) return null;
-    if (Date.now() - firstSent > 60_000) {
+    unavailableSince.at ??= Date.now();
+    if (this.gaveUp(unavailableSince)) {
       this.unavailable.gaveUp++;
       this.stats.record(operation, elapsedMs, `${kind}-gave-up`);
       this.stats.error('unavailable', operation, `still ${detail} a minute after the first try`);
@@ -121,8 +123,8 @@ export class Http {
     }
     this.unavailable[kind]++;
     const now = Date.now();
-    const closed = this.outages.find((o) => o.from <= now && o.to !== null && now > o.to);
-    if (closed?.to)
+    const closed = this.outages.filter((o) => o.from <= now).at(-1);
+    if (closed?.to && now > closed.to)
       this.unavailable.lastAfterCloseMs = Math.max(
         this.unavailable.lastAfterCloseMs,
         now - closed.to,
@@ -137,7 +139,7 @@ export class Http {
     path: string,
     options: CallOptions,
     mayRetry: boolean,
-    firstSent: number,
+    unavailableSince: { at: number | null },
   ): Promise<Reply | null | 'busy'> {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `bearer ${options.token}`;
@@ -174,10 +176,10 @@ export class Http {
         performance.now() - started,
         'network',
         detail,
-        firstSent,
+        unavailableSince,
         1,
       );
-      if (again === 'busy') return this.gaveUp(firstSent) ? null : 'busy';
+      if (again === 'busy') return this.gaveUp(unavailableSince) ? null : 'busy';
       this.stats.record(operation, performance.now() - started, 'network-error');
       this.stats.error('network', operation, detail);
       return null;
@@ -195,10 +197,10 @@ export class Http {
         elapsed,
         '503',
         `503 ${text}`,
-        firstSent,
+        unavailableSince,
         Number(responseHeaders.get('retry-after')) || 1,
       );
-      if (again === 'busy') return this.gaveUp(firstSent) ? null : 'busy';
+      if (again === 'busy') return this.gaveUp(unavailableSince) ? null : 'busy';
     }
     if (status >= 500) {
       if (this.lostInKill(operation, sentAt, elapsed)) return null;

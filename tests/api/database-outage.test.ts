@@ -8,22 +8,17 @@
  * decision 034, the live streams of decision 043). PostgreSQL only: PGlite is in the process.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
 import net, { type AddressInfo, type Socket } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../../src/server/app';
-import { loadConfig } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { orders, products } from '../../src/server/db/schema';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../../src/server/db/unavailable';
 import { type Account, createAccount } from '../helpers/accounts';
 import { createProduct, createSeller } from '../helpers/factories';
-import { createPostgresDatabase } from '../helpers/test-app';
+import { buildTestAppOn, createPostgresDatabase, type TestApp } from '../helpers/test-app';
 
 const postgresUrl = inject('postgresUrl');
 
@@ -73,7 +68,7 @@ describe.skipIf(!postgresUrl)('the database lost and back (PostgreSQL)', () => {
   let direct: Database;
   let database: Database;
   let app: FastifyInstance;
-  let dataDir: string;
+  let t: TestApp;
   let buyer: Account;
   let phoneId: string;
 
@@ -86,18 +81,8 @@ describe.skipIf(!postgresUrl)('the database lost and back (PostgreSQL)', () => {
     const relayed = new URL(created.url);
     relayed.port = String(relay.port);
     database = await openDatabase({ url: relayed.toString() });
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-outage-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      PUBLIC_CACHE_MS: '0',
-      SIGN_UPS_PER_ADDRESS: '1000000',
-      SIGN_UPS_IN_ALL: '1000000',
-      IDENTITY_RATE_LIMIT: '0',
-      SEARCH_COUNTS: 'memory',
-    });
-    app = await buildApp({ config, database });
+    t = await buildTestAppOn(database, { SEARCH_COUNTS: 'memory' });
+    app = t.app;
     await app.listen({ port: 0, host: '127.0.0.1' });
     buyer = await createAccount(app, 'user');
     const seller = await createSeller(direct.db);
@@ -106,12 +91,10 @@ describe.skipIf(!postgresUrl)('the database lost and back (PostgreSQL)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await t?.close();
     await relay?.close();
     await direct?.close();
     await created?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   async function waitFor(ok: () => Promise<boolean>, what: string, ms = 20_000) {
@@ -236,18 +219,7 @@ describe.skipIf(!postgresUrl)('a sign-up cut between its two writes (PostgreSQL)
   it('leaves no account without its password: the person and the password are one transaction', async () => {
     const created = await createPostgresDatabase(postgresUrl as string);
     const database = await openDatabase({ url: created.url });
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-outage-'));
-    const app = await buildApp({
-      config: loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: dataDir,
-        SIGN_UPS_PER_ADDRESS: '1000000',
-        SIGN_UPS_IN_ALL: '1000000',
-        IDENTITY_RATE_LIMIT: '0',
-      }),
-      database,
-    });
+    const { app, close } = await buildTestAppOn(database);
     try {
       // The password's write fails as a failover would fail it (57P01, the server going away),
       // after the person's row was written.
@@ -286,10 +258,8 @@ describe.skipIf(!postgresUrl)('a sign-up cut between its two writes (PostgreSQL)
       });
       expect(again.statusCode).toBe(200);
     } finally {
-      await app.close();
-      await database.close();
+      await close();
       await created.drop();
-      await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -6,14 +6,11 @@
  * every payment made before the delete. Needs pgbackrest and PostgreSQL's binaries (Debian's
  * packages; CI installs them); skipped, naming what is missing, without.
  */
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app';
-import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import { type Account, createAccount } from '../helpers/accounts';
 import {
@@ -24,7 +21,7 @@ import {
 } from '../helpers/archived-postgres';
 import { buyingCalls } from '../helpers/buying';
 import { runScript } from '../helpers/run-script';
-import type { TestApp } from '../helpers/test-app';
+import { buildTestAppOn, type TestApp } from '../helpers/test-app';
 
 const missing = archivedPostgresMissing();
 const CARD = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' };
@@ -79,26 +76,7 @@ describe.skipIf(missing)(
       postgres = await startArchivedPostgres();
       // The app's migrations run here, on the server that archives.
       const database = await openDatabase({ url: postgres.url });
-      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-data-'));
-      const config = loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: dataDir,
-        SIGN_UPS_PER_ADDRESS: '1000000',
-        SIGN_UPS_IN_ALL: '1000000',
-        IDENTITY_RATE_LIMIT: '0',
-      });
-      const app = await buildApp({ config, database });
-      t = {
-        app,
-        database,
-        dataDir,
-        close: async () => {
-          await app.close();
-          await database.close();
-          await rm(dataDir, { recursive: true, force: true });
-        },
-      };
+      t = await buildTestAppOn(database);
       seller = await createAccount(t.app, 'seller');
     }, 60_000);
 

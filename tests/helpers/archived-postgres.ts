@@ -4,7 +4,7 @@
  * it. Run as `postgres` when we are root, as PostgreSQL requires.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -16,17 +16,8 @@ import {
   type Stanza,
   stanzaCreate,
 } from '../../scripts/lib/pgbackrest';
+import { postgresBin } from '../../scripts/lib/postgres-bin';
 import { freePort } from '../../scripts/lib/server-process';
-
-function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const latest = readdirSync(root)
-    .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(a) - Number(b))
-    .at(-1);
-  return latest ? path.join(root, latest, 'bin') : undefined;
-}
 
 /** Why the archived PostgreSQL cannot run here, or null when it can. */
 export function archivedPostgresMissing(): string | null {

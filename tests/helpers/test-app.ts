@@ -59,7 +59,18 @@ export async function buildTestApp(
   env: Record<string, string> = {},
   { logStream }: Pick<AppOptions, 'logStream'> = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  return buildTestAppOn(await createTestDatabase(), env, { logStream });
+}
+
+/**
+ * The real app on `database` (a test that opens its own: through a relay, on a PostgreSQL it
+ * started); closing it closes the database too.
+ */
+export async function buildTestAppOn(
+  database: Database,
+  env: Record<string, string> = {},
+  { logStream }: Pick<AppOptions, 'logStream'> = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'phone-market-data-'));
   const config = loadConfig({
     NODE_ENV: 'test',
