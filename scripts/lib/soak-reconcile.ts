@@ -436,7 +436,7 @@ export async function reconcile(
           return n <= 0;
         })
         .map((m) => `${m.conversationId} (${m.body})`),
-      `(${sentMessages.length} acknowledged)`,
+      ` (${sentMessages.length} acknowledged)`,
     );
   }
   check(
