@@ -6,7 +6,7 @@
  * anything else (a 500 above all) as an error. At the end the standby must have caught up.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import {
   type HaNode,
   type PostgresBalancer,
@@ -15,6 +15,7 @@ import {
   startPostgresBalancer,
   startPostgresHa,
 } from './postgres-ha';
+import { queryOnce } from './postgres-query';
 import type { Outage } from './soak-http';
 import type { Check } from './soak-reconcile';
 
@@ -158,16 +159,8 @@ async function sawDown(ha: PostgresHa, node: HaNode): Promise<void> {
   }
 }
 
-const query = async <T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> => {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query<T>(text)).rows;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-};
+const query = <T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> =>
+  queryOnce<T>(url, text, [], { connectTimeoutMs: 3000 });
 
 /** What every committed sale leaves: compared between the primary and the standby. */
 const COUNTS = `select (select count(*) from orders) as orders,

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Cluster, startCluster } from '../../scripts/lib/cluster';
+import { queryOnce } from '../../scripts/lib/postgres-query';
 import { startServer } from '../../scripts/lib/server-process';
 import { SSR_STATE_ID } from '../../src/shared/page-rendering';
 import { uniqueImei, uniqueWord } from '../helpers/factories';
@@ -32,15 +33,8 @@ describe.skipIf(!postgresUrl)('two servers on one PostgreSQL behind a load balan
   let password: string;
   let dropDatabase: () => Promise<void>;
 
-  const sql = async <T extends pg.QueryResultRow>(text: string): Promise<T[]> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query<T>(text)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = <T extends pg.QueryResultRow>(text: string): Promise<T[]> =>
+    queryOnce<T>(databaseUrl, text);
 
   beforeAll(async () => {
     // An empty database, not the migrated template: the servers' start must do everything.

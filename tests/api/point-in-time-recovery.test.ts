@@ -9,8 +9,8 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryOnce } from '../../scripts/lib/postgres-query';
 import { openDatabase } from '../../src/server/db/client';
 import { type Account, createAccount } from '../helpers/accounts';
 import {
@@ -26,19 +26,7 @@ import { buildTestAppOn, type TestApp } from '../helpers/test-app';
 const missing = archivedPostgresMissing();
 const CARD = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' };
 
-async function query<T extends pg.QueryResultRow>(
-  url: string,
-  text: string,
-  values: unknown[] = [],
-) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = queryOnce;
 
 describe.skipIf(missing)(
   `point-in-time recovery with pgBackRest${missing ? ` (skipped: ${missing})` : ''}`,

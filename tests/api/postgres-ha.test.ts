@@ -16,6 +16,7 @@ import {
   startPostgresBalancer,
   startPostgresHa,
 } from '../../scripts/lib/postgres-ha';
+import { queryOnce } from '../../scripts/lib/postgres-query';
 
 const missing = postgresHaMissing();
 const FAILOVER_MS = 30_000;
@@ -68,15 +69,8 @@ describe.skipIf(missing)(
     let ha: PostgresHa;
     let balancer: PostgresBalancer;
 
-    const query = async <T extends pg.QueryResultRow>(url: string, text: string) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return (await client.query<T>(text)).rows;
-      } finally {
-        await client.end();
-      }
-    };
+    const query = <T extends pg.QueryResultRow>(url: string, text: string) =>
+      queryOnce<T>(url, text);
 
     beforeAll(async () => {
       ha = await startPostgresHa({ startTimeoutMs: 90_000 });
