@@ -666,7 +666,7 @@ async function main(): Promise<number> {
       totals: emptyTotals(),
     };
   }
-  const raced = raceCheck(races.races);
+  const raced = raceCheck(races.races, ledger.sales);
   checks.push(raced);
   checks.push(...killChecks);
   if (replicated) checks.push(await standbyCaughtUp(replicated));

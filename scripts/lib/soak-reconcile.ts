@@ -22,7 +22,7 @@ import type { Db } from '../../src/server/db/client';
 import { checkLedger } from '../../src/server/ledger/check';
 import type { PaymentProvider } from '../../src/server/payments/payment-provider';
 import type { PayoutSummaryRead, SellerPayouts } from './soak-payouts';
-import type { Ledger, Race } from './soak-user';
+import type { Ledger, Race, SaleRecord } from './soak-user';
 
 export type Check = { name: string; ok: boolean; detail: string };
 
@@ -798,17 +798,28 @@ export async function exercisedChecks(
   ];
 }
 
-/** Client-side: each race whose racers reached the record call has exactly one winner. */
-export function raceCheck(races: Race[]): Check & { contested: number; released: number } {
+/**
+ * Client-side: each race whose racers reached the record call has exactly one winner, or one more
+ * for each winner's sale whose hold expired before its handover came (a slow handover, say while
+ * the database was away, puts the phone on sale again, and a late racer may then win it).
+ */
+export function raceCheck(
+  races: Race[],
+  sales: readonly Pick<SaleRecord, 'productId' | 'tooLate'>[],
+): Check & { contested: number; released: number; freed: number } {
+  const freedOf = (r: Race) =>
+    sales.filter((s) => s.productId === r.phone.productId && s.tooLate).length;
   const finished = races.filter((r) => r.winners + r.released > 0);
-  const bad = finished.filter((r) => r.winners !== 1);
+  const bad = finished.filter((r) => r.winners < 1 || r.winners > 1 + freedOf(r));
   const contested = finished.filter((r) => r.winners + r.released > 1).length;
   const released = finished.reduce((n, r) => n + r.released, 0);
+  const freed = finished.reduce((n, r) => n + freedOf(r), 0);
   return {
     name: 'every race for one phone has exactly one winner',
     ok: bad.length === 0,
-    detail: `${finished.length} races settled, ${contested} contested, ${released} losers' holds released with 409; mismatches ${sample(bad.map((r) => r.phone.productId))}`,
+    detail: `${finished.length} races settled, ${contested} contested, ${released} losers' holds released with 409, ${freed} won again after the winner's hold expired; mismatches ${sample(bad.map((r) => `${r.phone.productId} (${r.joined} joined, ${r.winners} won, ${r.released} released, ${freedOf(r)} freed)`))}`,
     contested,
     released,
+    freed,
   };
 }

@@ -263,3 +263,59 @@ describe.skipIf(!postgresUrl)('a sign-up cut between its two writes (PostgreSQL)
     }
   }, 60_000);
 });
+
+describe.skipIf(!postgresUrl)(
+  'a change of payout account while its limit store fails over (PostgreSQL)',
+  () => {
+    it('answers 503, changes nothing, and logs a warning, not an error to look at', async () => {
+      const created = await createPostgresDatabase(postgresUrl as string);
+      const database = await openDatabase({ url: created.url });
+      const logged: string[] = [];
+      const { app, close } = await buildTestAppOn(
+        database,
+        { LOG_LEVEL: 'warn' },
+        { logStream: { write: (line) => logged.push(line) } },
+      );
+      try {
+        const seller = await createAccount(app, 'seller');
+        // The count of password tries fails as a failover fails it (57P01, the server going away).
+        await database.db.execute(sql`
+        create function cut_counts() returns trigger language plpgsql as $$
+        begin
+          if new.key like 'payout password tries%' then
+            raise exception 'terminating connection due to administrator command'
+              using errcode = '57P01';
+          end if;
+          return new;
+        end $$`);
+        await database.db.execute(
+          sql`create trigger cut_counts before insert on rate_limit_hits for each row execute function cut_counts()`,
+        );
+        const res = await app.inject({
+          method: 'PUT',
+          url: '/api/payouts/account',
+          headers: seller.bearer,
+          payload: {
+            routingNumber: '110000000',
+            accountNumber: '000123456789',
+            password: seller.password,
+          },
+        });
+        expect(res.statusCode).toBe(503);
+        expect(res.json().message).toMatch(/^Payout accounts cannot be changed just now/);
+        const { rows } = (await database.db.execute(
+          sql`select count(*)::int as n from payout_accounts`,
+        )) as unknown as { rows: { n: number }[] };
+        expect(rows[0]?.n).toBe(0);
+        const levels = logged.map((line) => JSON.parse(line) as { level: number; msg: string });
+        expect(levels.filter((l) => l.level >= 50)).toEqual([]);
+        expect(levels.map((l) => l.msg)).toContain(
+          'Payout accounts cannot be changed just now; try again in a minute',
+        );
+      } finally {
+        await close();
+        await created.drop();
+      }
+    }, 60_000);
+  },
+);

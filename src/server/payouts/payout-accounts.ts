@@ -50,8 +50,10 @@ async function confirmPassword(accounts: PayoutAccounts, caller: Caller, passwor
   // and while the store that counts is down nothing is checked at all.
   const wait = await accounts.passwordTries.take(caller.id).catch((err) => {
     if (err instanceof LimitsUnavailableError)
+      // Why the store is down (the database failing over, say) decides how loudly it is logged.
       throw new ServiceUnavailableError(
         'Payout accounts cannot be changed just now; try again in a minute',
+        { cause: err.cause },
       );
     throw err;
   });
