@@ -15,6 +15,8 @@ import {
   PAGE_LIMIT_MAX,
   PRODUCT_PHOTOS_MAX,
   RAM_OPTIONS,
+  SAVED_SEARCH_FREQUENCIES,
+  SAVED_SEARCH_NAME_MAX,
   SEARCH_SORTS,
   SEARCH_TEXT_MAX,
   STORAGE_OPTIONS,
@@ -356,6 +358,81 @@ export const searchResultSchema = z.object({
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
 /** A phone's own page: the phone and who sells it. */
+/** A search as saved (issue 33): its query string as the search call takes it, at most this long. */
+export const SAVED_SEARCH_QUERY_MAX = 1000;
+
+const savedSearchName = z
+  .string({ error: 'name: name the search' })
+  .trim()
+  .min(1, 'name: name the search')
+  .max(SAVED_SEARCH_NAME_MAX, `name: at most ${SAVED_SEARCH_NAME_MAX} characters`);
+const savedSearchFrequency = z.enum(SAVED_SEARCH_FREQUENCIES, {
+  error: `frequency must be one of ${SAVED_SEARCH_FREQUENCIES.join(', ')}`,
+});
+
+/** Saving a search: its name, the search's query string (`q=iphone+14&maxPrice=500`), how to hear. */
+export const saveSearchSchema = z.object({
+  name: savedSearchName,
+  search: z
+    .string({ error: 'search: the search to save, as its query string' })
+    .max(SAVED_SEARCH_QUERY_MAX, `search: at most ${SAVED_SEARCH_QUERY_MAX} characters`),
+  frequency: savedSearchFrequency,
+});
+export type SaveSearch = z.infer<typeof saveSearchSchema>;
+
+/** An edit of a saved search: any of its name, how to hear, paused. */
+export const editSavedSearchSchema = z
+  .object({
+    name: savedSearchName.optional(),
+    frequency: savedSearchFrequency.optional(),
+    paused: z.boolean({ error: 'paused must be true or false' }).optional(),
+  })
+  .refine((e) => e.name !== undefined || e.frequency !== undefined || e.paused !== undefined, {
+    error: 'Say what to change: name, frequency or paused',
+  });
+
+export const savedSearchSchema = z.object({
+  _id: idSchema,
+  name: z.string(),
+  /** The search's query string: the search page opens `/search?` + this. */
+  search: z.string(),
+  frequency: savedSearchFrequency,
+  paused: z.boolean(),
+  createdAt: z.string(),
+  /** Phones for sale matching it now (up to the search's count cap). */
+  matching: z.number().int().nonnegative(),
+  matchingCapped: z.boolean(),
+  /** Phones it told of since its owner last opened it. */
+  newSinceSeen: z.number().int().nonnegative(),
+});
+export type SavedSearch = z.infer<typeof savedSearchSchema>;
+
+/**
+ * A phone as its seller is about to list or edit it (issue 33): how many buyers' saved searches
+ * it would match. The words are its model and description.
+ */
+export const waitingBuyersQuerySchema = z.object({
+  categoryId: z.enum(CATEGORY_CODES, {
+    error: `categoryId must be one of ${CATEGORY_CODES.join(', ')}`,
+  }),
+  modelName: optionalText('modelName', 200),
+  description: optionalText('description', 2000),
+  ram: z.enum(RAM_OPTIONS, { error: `ram must be one of ${RAM_OPTIONS.join(', ')}` }),
+  storage: z.enum(STORAGE_OPTIONS, {
+    error: `storage must be one of ${STORAGE_OPTIONS.join(', ')}`,
+  }),
+  condition: z.enum(CONDITION_OPTIONS, {
+    error: `condition must be one of ${CONDITION_OPTIONS.join(', ')}`,
+  }),
+  price: dollarsInputSchema,
+  battery: wholeNumberInput(1, 100_000).optional(),
+  batteryHealth: wholeNumberInput(BATTERY_HEALTH_MIN, BATTERY_HEALTH_MAX).optional(),
+  location: optionalText('location', 100),
+  /** The listing being edited: its own seller's searches are not counted either way. */
+  productId: idSchema.optional(),
+});
+export type WaitingBuyersQuery = z.output<typeof waitingBuyersQuerySchema>;
+
 export const productPageSchema = z.object({
   product: productSchema,
   seller: sellerProfileSchema,
@@ -954,6 +1031,49 @@ export const calls = define({
       key: z.string().regex(/^[0-9a-f]{32}$/, 'key: not a key of ours'),
     }),
     response: mailSettingsSchema,
+  },
+  savedSearches: {
+    ...callRoutes.savedSearches,
+    access: 'buyer',
+    tag: 'buying',
+    response: z.array(savedSearchSchema),
+  },
+  saveSearch: {
+    ...callRoutes.saveSearch,
+    access: 'buyer',
+    tag: 'buying',
+    body: saveSearchSchema,
+    response: z.object({ insertedId: idSchema }),
+  },
+  editSavedSearch: {
+    ...callRoutes.editSavedSearch,
+    access: 'buyer',
+    tag: 'buying',
+    params: idQuery,
+    body: editSavedSearchSchema,
+    response: savedSearchSchema,
+  },
+  deleteSavedSearch: {
+    ...callRoutes.deleteSavedSearch,
+    access: 'buyer',
+    tag: 'buying',
+    params: idQuery,
+    response: z.object({ deletedCount: z.number().int() }),
+  },
+  seeSavedSearch: {
+    ...callRoutes.seeSavedSearch,
+    access: 'buyer',
+    tag: 'buying',
+    params: idQuery,
+    response: ack,
+  },
+  waitingBuyers: {
+    ...callRoutes.waitingBuyers,
+    access: 'seller',
+    tag: 'products',
+    query: waitingBuyersQuerySchema,
+    /** How many buyers (accounts, never named) have a saved search this phone would match. */
+    response: z.object({ buyers: z.number().int().nonnegative() }),
   },
   uploadImage: {
     ...callRoutes.uploadImage,

@@ -43,6 +43,12 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 /** Longest free text a search takes, and the most words of it that count. */
 export const SEARCH_TEXT_MAX = 100;
 export const SEARCH_WORDS_MAX = 8;
+/** Saved searches (issue 33): at most this many an account, each named in at most this many characters. */
+export const SAVED_SEARCHES_MAX = 25;
+export const SAVED_SEARCH_NAME_MAX = 60;
+/** How a saved search tells of new phones: at once (bell and mail), or in a daily digest. */
+export const SAVED_SEARCH_FREQUENCIES = ['instant', 'daily'] as const;
+export type SavedSearchFrequency = (typeof SAVED_SEARCH_FREQUENCIES)[number];
 /** A search counts its results up to this many and then says "1,000+" (counting on is slow). */
 export const SEARCH_COUNT_CAP = 1000;
 

@@ -13,6 +13,8 @@ export const NOTIFICATION_KINDS = [
   'wishlist-sold',
   'seller-verified',
   'payout',
+  'saved-search',
+  'saved-search-digest',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -27,4 +29,6 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   'wishlist-sold': 'a phone on my wish list is sold to someone else',
   'seller-verified': 'my seller account is verified',
   payout: 'money is paid out to me, or a payout fails',
+  'saved-search': 'a phone matching a saved search of mine is listed or gets cheaper',
+  'saved-search-digest': 'my daily digest of phones matching my saved searches is ready',
 };

@@ -842,3 +842,96 @@ export const payoutSales = pgTable(
     index('payout_sales_order_idx').on(t.orderId),
   ],
 );
+
+/**
+ * A buyer's saved search (issue 33, decision 049): the search's own query string, kept as the
+ * search page reads it, and what the reverse matcher needs of it made once at saving (the words
+ * as the catalog's are made, the location folded as ILIKE folds it). Goes with its account.
+ */
+export const savedSearches = pgTable(
+  'saved_searches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: seq(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The search's query string, normalised (`q=iphone+14&storage=128+GB&maxPrice=500`). */
+    search: text('search').notNull(),
+    /** The words as the catalog's are made (`to_tsvector('simple', q)`); empty for none. */
+    words: text('words').array().notNull(),
+    /** The location filter as the database's `lower()` folds it; null for none. */
+    locationLower: text('location_lower'),
+    frequency: text('frequency', { enum: ['instant', 'daily'] }).notNull(),
+    paused: boolean('paused').notNull().default(false),
+    /** When its owner last opened it: phones alerted since are "new". */
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('saved_searches_user_seq_idx').on(t.userId, t.seq.desc()),
+    check('saved_searches_frequency_check', sql`${t.frequency} in ('instant', 'daily')`),
+  ],
+);
+
+/**
+ * Every change of a saved search, in commit order for whoever reads it under the table's
+ * exclusive advisory lock: the servers' reverse matchers read what changed since they last read.
+ */
+export const savedSearchChanges = pgTable('saved_search_changes', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  searchId: uuid('search_id').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Phones to match against the saved searches: written by the products' trigger in the
+ * transaction that lists, relists or drops the price of a phone, and taken (once, whichever
+ * server takes it) by the alert work.
+ */
+export const listingAlertQueue = pgTable('listing_alert_queue', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  productId: uuid('product_id').notNull(),
+  reason: text('reason', { enum: ['listed', 'relisted', 'price-drop'] }).notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * A phone a person was told of, once per phone (whichever of their saved searches matched it
+ * first; `search_ids` all of them), at its price then. A later price drop tells once more, at
+ * most once a day. A daily search's phones wait for the digest (`digested_at` null).
+ */
+export const savedSearchAlerts = pgTable(
+  'saved_search_alerts',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    searchIds: uuid('search_ids').array().notNull(),
+    priceCents: integer('price_cents').notNull(),
+    alertedAt: timestamp('alerted_at', { withTimezone: true }).notNull().defaultNow(),
+    dropAlertedAt: timestamp('drop_alerted_at', { withTimezone: true }),
+    /** Told in a daily digest rather than at once. */
+    daily: boolean('daily').notNull(),
+    digestedAt: timestamp('digested_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.productId] }),
+    index('saved_search_alerts_digest_idx')
+      .on(t.userId, t.alertedAt)
+      .where(sql`${t.daily} and ${t.digestedAt} is null`),
+    index('saved_search_alerts_product_idx').on(t.productId),
+  ],
+);
+
+/** When each person's last digest of saved-search phones went out (one a day at most). */
+export const savedSearchDigests = pgTable('saved_search_digests', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+});

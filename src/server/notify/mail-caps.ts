@@ -41,4 +41,8 @@ export const MAIL_CAPS: Record<NotificationKind, MailCap | null> = {
   'seller-verified': null,
   // A seller's payouts: at most one a period, and a failed one waits for the next period.
   payout: { max: 10, minutes: DAY, per: 'a day' },
+  // Saved searches (issue 33): a phone is told once (a price drop once more a day); ten phones a
+  // day in the inbox at most, the bell has the rest; the digest is one a day by its nature.
+  'saved-search': { max: 10, minutes: DAY, per: 'a day', onePerPageMinutes: DAY },
+  'saved-search-digest': { max: 1, minutes: 20 * 60, per: 'a day' },
 };

@@ -34,6 +34,8 @@ const SUBJECTS: Record<NotificationKind, string> = {
   'wishlist-sold': 'A phone on your wish list was sold',
   'seller-verified': 'Your seller account is verified',
   payout: 'About your payouts',
+  'saved-search': 'A phone you are looking for was just listed',
+  'saved-search-digest': 'Today’s phones for your saved searches',
 };
 
 /**
