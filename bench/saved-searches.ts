@@ -134,10 +134,10 @@ async function lagFigures(url: string | undefined): Promise<Figure[]> {
       type: 'user' as const,
     }));
     const ownerIds: string[] = [];
-    for (let i = 0; i < owners.length; i += 5_000) {
+    for (let i = 0; i < owners.length; i += 1_000) {
       const rows = await db
         .insert(users)
-        .values(owners.slice(i, i + 5_000))
+        .values(owners.slice(i, i + 1_000))
         .returning({ id: users.id });
       ownerIds.push(...rows.map((r) => r.id));
     }
@@ -145,9 +145,9 @@ async function lagFigures(url: string | undefined): Promise<Figure[]> {
       .insert(users)
       .values({ name: 'Bench Seller', email: 'bench-seller@bench.example', type: 'seller' })
       .returning();
-    for (let i = 0; i < 100_000; i += 5_000) {
+    for (let i = 0; i < 100_000; i += 1_000) {
       await db.insert(savedSearches).values(
-        Array.from({ length: 5_000 }, (_, j) => {
+        Array.from({ length: 1_000 }, (_, j) => {
           const c = randomCriteria();
           const params = new URLSearchParams();
           if (c.words.length) params.set('q', c.words.join(' '));

@@ -22,6 +22,8 @@ import type { SavedSearchIndex } from './saved-search-index';
 
 /** Phones taken from the queue in one transaction. */
 const BATCH = 100;
+/** Alerts written (and told) in one statement. */
+const TELL_AT_ONCE = 500;
 /** The most phones a digest names; the rest are "and N more". */
 const DIGEST_NAMED = 5;
 
@@ -122,13 +124,6 @@ async function tell(tx: Tx, matched: { searchId: string; phone: PhoneRow }[]): P
         order by seq`,
   );
   const byId = new Map(searches.map((s) => [s.id, s]));
-  type Alert = {
-    userId: string;
-    phone: PhoneRow;
-    searchIds: string[];
-    names: string[];
-    daily: boolean;
-  };
   const alerts = new Map<string, Alert>();
   for (const { searchId, phone } of matched) {
     const search = byId.get(searchId);
@@ -147,8 +142,22 @@ async function tell(tx: Tx, matched: { searchId: string; phone: PhoneRow }[]): P
     alert.daily &&= search.frequency === 'daily';
     alerts.set(key, alert);
   }
-  if (alerts.size === 0) return;
   const list = [...alerts.values()];
+  // In slices: a phone many buyers wait for is thousands of rows, past a statement's parameters.
+  for (let i = 0; i < list.length; i += TELL_AT_ONCE)
+    await tellSome(tx, list.slice(i, i + TELL_AT_ONCE));
+}
+
+type Alert = {
+  userId: string;
+  phone: PhoneRow;
+  searchIds: string[];
+  names: string[];
+  daily: boolean;
+};
+
+async function tellSome(tx: Tx, list: Alert[]): Promise<void> {
+  const alerts = new Map(list.map((a) => [`${a.userId}/${a.phone.id}`, a]));
   // New: inserted (told). Known already: told again only as a drop (below).
   const told = await tx
     .insert(savedSearchAlerts)
