@@ -121,12 +121,11 @@ function SavedSearchCard({
 }) {
   const summary = describeSearch(new URLSearchParams(search.search)).join(' · ');
   const headingId = `saved-search-${search._id}`;
-  const named = (action: string) => (
-    <>
-      {action}
-      <span className="sr-only"> {search.name}</span>
-    </>
-  );
+  // Each button's name says which search it acts on, its visible word first.
+  const named = (action: string) => ({
+    'aria-label': `${action} ${search.name}`,
+    children: action,
+  });
   return (
     <li
       aria-labelledby={headingId}
@@ -155,18 +154,31 @@ function SavedSearchCard({
             : SAVED_SEARCH_FIELD_TEXT.frequency[search.frequency]}
         </p>
         <div className="card-actions mt-2 flex-wrap">
-          <button type="button" className="btn btn-primary btn-sm" onClick={onOpen}>
-            {named(SAVED_SEARCHES_TEXT.open)}
-          </button>
-          <button type="button" className="btn btn-sm" onClick={onEdit}>
-            {named(SAVED_SEARCHES_TEXT.edit)}
-          </button>
-          <button type="button" className="btn btn-sm" onClick={onTogglePause} disabled={busy}>
-            {named(search.paused ? SAVED_SEARCHES_TEXT.resume : SAVED_SEARCHES_TEXT.pause)}
-          </button>
-          <button type="button" className="btn btn-error btn-sm" onClick={onDelete}>
-            {named(SAVED_SEARCHES_TEXT.delete)}
-          </button>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            onClick={onOpen}
+            {...named(SAVED_SEARCHES_TEXT.open)}
+          />
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={onEdit}
+            {...named(SAVED_SEARCHES_TEXT.edit)}
+          />
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={onTogglePause}
+            disabled={busy}
+            {...named(search.paused ? SAVED_SEARCHES_TEXT.resume : SAVED_SEARCHES_TEXT.pause)}
+          />
+          <button
+            type="button"
+            className="btn btn-error btn-sm"
+            onClick={onDelete}
+            {...named(SAVED_SEARCHES_TEXT.delete)}
+          />
         </div>
       </div>
     </li>
