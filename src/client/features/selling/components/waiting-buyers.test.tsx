@@ -20,6 +20,17 @@ const READY: Partial<ProductFormValues> = {
   description: '',
 };
 
+/** The resale price's field and the line under it, in a listing form holding `values`. */
+function Form({ values, productId }: { values: Partial<ProductFormValues>; productId?: string }) {
+  const form = useProductForm(values);
+  return (
+    <>
+      <input aria-label="Resale price" {...form.register('resellPrice')} />
+      <WaitingBuyers form={form} productId={productId} />
+    </>
+  );
+}
+
 /** The line under a form holding `values`; the server answers `answer` to each count asked. */
 function renderLine(
   values: Partial<ProductFormValues>,
@@ -34,20 +45,11 @@ function renderLine(
       return answer();
     }),
   );
-  function Form() {
-    const form = useProductForm(values);
-    return (
-      <>
-        <input aria-label="Resale price" {...form.register('resellPrice')} />
-        <WaitingBuyers form={form} productId={productId} />
-      </>
-    );
-  }
   render(
     <QueryClientProvider
       client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
     >
-      <Form />
+      <Form values={values} productId={productId} />
     </QueryClientProvider>,
   );
   return asked;
