@@ -18,6 +18,7 @@ import { type Figure, type PartResult, type Report, summaryOf, writeReport } fro
 import { benchLighthouse } from './lighthouse';
 import { benchMainThread } from './main-thread';
 import { benchReplica } from './replica';
+import { benchSavedSearches } from './saved-searches';
 import { benchScaleCurve } from './scale-curve';
 import { benchSearch } from './search';
 import { benchSignUpFlood } from './signup-flood';
@@ -33,7 +34,8 @@ const appendix: NonNullable<Report['appendix']> = [];
 
 /**
  * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
- * main-thread, api-load, balancer, scale-curve, search, replica, images, signup-flood) and writes
+ * main-thread, api-load, balancer, scale-curve, search, saved-searches, replica, images,
+ * signup-flood) and writes
  * bench/results/partial.{md,json}, leaving the whole run's latest.{md,json} as they are.
  * `lighthouse` runs both of its modes, quiet and one core busy, side by side (bench/lighthouse.ts);
  * `main-thread` is the unthrottled script evaluation per page and its top scripts
@@ -78,7 +80,9 @@ if (wanted('lighthouse') || wanted('main-thread'))
       );
   });
 
-const needsPostgres = ['api-load', 'balancer', 'scale-curve', 'search'].some(wanted);
+const needsPostgres = ['api-load', 'balancer', 'scale-curve', 'search', 'saved-searches'].some(
+  wanted,
+);
 const postgres = needsPostgres ? startPostgres() : { skipped: 'not asked for (--only)' };
 if ('skipped' in postgres) notes.push(`PostgreSQL parts skipped: ${postgres.skipped}.`);
 // However the bench ends (an error, Ctrl-C), its PostgreSQL stops and its files go.
@@ -101,6 +105,12 @@ try {
   if (wanted('scale-curve')) {
     const scaleUrl = serverUrl && (await createDatabase(serverUrl, 'bench_scale'));
     figures.push(...(await step('scale curve', () => benchScaleCurve(scaleUrl || undefined))));
+  }
+  if (wanted('saved-searches')) {
+    const savedUrl = serverUrl && (await createDatabase(serverUrl, 'bench_saved_searches'));
+    figures.push(
+      ...(await step('saved searches', () => benchSavedSearches(savedUrl || undefined))),
+    );
   }
   const searchUrl =
     wanted('search') && serverUrl && (await createDatabase(serverUrl, 'bench_search'));

@@ -73,9 +73,12 @@ import payoutsRoutes from './routes/payouts';
 import priceGuideRoutes from './routes/price-guide';
 import productsRoutes from './routes/products';
 import salesRoutes from './routes/sales';
+import savedSearchesRoutes from './routes/saved-searches';
 import sitemapRoutes from './routes/sitemaps';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
+import { SavedSearchAlerts } from './saved-searches/alerts';
+import { SavedSearchIndex } from './saved-searches/saved-search-index';
 import { SearchCounts } from './search/search-counts';
 import { siteUrlOf } from './site-url';
 import { Fingerprints } from './trust/fingerprints';
@@ -91,6 +94,8 @@ declare module 'fastify' {
     loosePhotos: LoosePhotos;
     /** Mail waiting to leave (decision 027). */
     outbox: Outbox;
+    /** Saved searches' alerts (issue 33): `round()` matches the queue and sends the digests due. */
+    savedSearchAlerts: SavedSearchAlerts;
     /** Work a request started that its answer did not wait for (a password reset's, decision 036). */
     afterAnswer: AfterAnswer;
     /** The pages kept live (server-sent events). */
@@ -299,6 +304,19 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     schedule: opts.config.PAYOUT_SCHEDULE,
     log: fastify.log,
   };
+  // Saved searches' alerts (issue 33): matched in a round of the timed work, and soon after any
+  // call that may have listed, relisted or repriced a phone.
+  const savedSearchIndex = new SavedSearchIndex(opts.database.db);
+  const savedSearchAlerts = new SavedSearchAlerts(
+    {
+      db: opts.database.db,
+      index: savedSearchIndex,
+      digestHours: opts.config.SAVED_SEARCH_DIGEST_HOURS,
+    },
+    () => services.outbox.kick(),
+    (err) => fastify.log[levelOfFailure(err)]({ err }, 'saved-search alerts failed; retried'),
+  );
+  fastify.decorate('savedSearchAlerts', savedSearchAlerts);
   // The timed work starts once the server listens and stops (finishing its round) on close.
   let timedWork: { stop: () => Promise<void> } | undefined;
   fastify.addHook('onListen', async () => {
@@ -310,6 +328,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
         () => loosePhotos.sweep(sales.db),
         () => services.outbox.deliver(),
         () => services.outbox.purge(),
+        () => savedSearchAlerts.round(),
+        () => SavedSearchIndex.purge(opts.database.db),
       ],
       opts.config.TIMED_WORK_MS,
       (err) => fastify.log[levelOfFailure(err)]({ err }, 'timed work failed; retried next round'),
@@ -317,8 +337,11 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   });
   // A call that changed something may have written mail (a booking's, a payment's): it is sent
   // after the answer, not at the next round.
-  fastify.addHook('onResponse', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') services.outbox.kick();
+  fastify.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    services.outbox.kick();
+    // A refused call changed nothing, so it queued no phone to match.
+    if (reply.statusCode < 400) savedSearchAlerts.kick();
   });
   fastify.decorate('draining', false);
   fastify.decorate('drain', async (ms: number) => {
@@ -351,6 +374,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   });
   fastify.addHook('onClose', async () => {
     await timedWork?.stop();
+    await savedSearchAlerts.idle();
     // Before the outbox and the limits close: a reset's work writes mail and counts a limit.
     await afterAnswer.idle();
     await services.outbox.idle();
@@ -370,6 +394,10 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(priceGuideRoutes);
       await api.register(imeisRoutes);
       await api.register(buyingRoutes);
+      await api.register(savedSearchesRoutes, {
+        index: savedSearchIndex,
+        kick: () => savedSearchAlerts.kick(),
+      });
       await api.register(paymentsRoutes, { sales, payouts: services.payouts });
       await api.register(salesRoutes, { sales });
       await api.register(payoutsRoutes, {

@@ -171,6 +171,15 @@ const envSchema = z
       .min(0, 'must be at least 0')
       .max(24 * 30, 'must be at most 720')
       .default(24),
+    /**
+     * How long a daily saved search's phones wait to be told together (issue 33): a digest goes
+     * out once the oldest waiting phone is this old, at most one a person in this long.
+     */
+    SAVED_SEARCH_DIGEST_HOURS: z.coerce
+      .number({ error: 'must be a number of hours' })
+      .min(0.001, 'must be more than 0')
+      .max(24 * 7, 'must be at most 168')
+      .default(24),
     /** How often the timed work (expiring holds, unfinished money steps) runs, in ms. */
     TIMED_WORK_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     LOG_LEVEL: z

@@ -45,7 +45,7 @@ import type { Caller } from '../plugins/auth';
 import type { PaymentMetrics } from '../plugins/metrics';
 import { deleteOrderIn, findOrder, insertOrder, type OrderRow } from '../repositories/buying';
 import { findBlockedImei, insertBlockedImei, moveListingsOfImei } from '../repositories/imeis';
-import { toCents } from '../repositories/money';
+import { dollars, toCents } from '../repositories/money';
 import {
   advertiseProduct,
   deleteProduct,
@@ -65,9 +65,6 @@ const NOT_YOURS = 'You may only act on your own account';
 type ProductInputData = z.output<typeof productInputSchema>;
 type ProductEditData = z.output<typeof productEditSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** '$1,200' or '$12.50', as the pages print prices. */
-const dollars = (cents: number) =>
-  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 })}`;
 
 /** What the process needs besides the database: the card provider and how long a hold lasts. */
 export type Sales = {

@@ -16,6 +16,7 @@ import {
   conversations,
   messages,
   orders,
+  savedSearches,
   users,
   wishListItems,
 } from '../../../src/server/db/schema';
@@ -58,6 +59,21 @@ async function freshConversation(): Promise<{ conversationId: string; messageId:
     .values({ conversationId: conversation?.id as string, senderId: who.buyer.id, body: 'Hello?' })
     .returning({ id: messages.id });
   return { conversationId: conversation?.id as string, messageId: message?.id as string };
+}
+
+/** A saved search of the buyer's (issue 33). */
+async function freshSavedSearch(): Promise<string> {
+  const [row] = await t.database.db
+    .insert(savedSearches)
+    .values({
+      userId: who.buyer.id,
+      name: 'Matrix',
+      search: 'q=matrix',
+      words: ['matrix'],
+      frequency: 'instant',
+    })
+    .returning({ id: savedSearches.id });
+  return row?.id as string;
 }
 
 const CALLERS = [
@@ -708,6 +724,63 @@ const rows: Record<string, Row> = {
       return { method: 'DELETE', url: `/api/wishlist/${item?.id}` };
     },
   },
+  // Saved searches (issue 33): a buyer's own; another buyer's (and the admin, a buyer account)
+  // answers 404, as a missing one does, so ids cannot be probed.
+  'list saved searches': {
+    routes: ['GET /api/saved-searches'],
+    rule: 'anyBuyer',
+    ok: 200,
+    request: get('/api/saved-searches'),
+  },
+  'save a search': {
+    routes: ['POST /api/saved-searches'],
+    rule: 'anyBuyer',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/saved-searches',
+      payload: { name: 'Matrix', search: 'q=matrix&maxPrice=300', frequency: 'instant' },
+    }),
+  },
+  'edit a saved search': {
+    routes: ['PUT /api/saved-searches/:id'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    except: { otherBuyer: 404, admin: 404 },
+    request: async () => ({
+      method: 'PUT',
+      url: `/api/saved-searches/${await freshSavedSearch()}`,
+      payload: { paused: true },
+    }),
+  },
+  'delete a saved search': {
+    routes: ['DELETE /api/saved-searches/:id'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    except: { otherBuyer: 404, admin: 404 },
+    request: async () => ({
+      method: 'DELETE',
+      url: `/api/saved-searches/${await freshSavedSearch()}`,
+    }),
+  },
+  'open a saved search': {
+    routes: ['POST /api/saved-searches/:id/seen'],
+    rule: 'ownerBuyer',
+    ok: 200,
+    except: { otherBuyer: 404, admin: 404 },
+    request: async () => ({
+      method: 'POST',
+      url: `/api/saved-searches/${await freshSavedSearch()}/seen`,
+    }),
+  },
+  'buyers waiting for a phone like this': {
+    routes: ['GET /api/saved-searches/waiting'],
+    rule: 'anySeller',
+    ok: 200,
+    request: get(
+      '/api/saved-searches/waiting?categoryId=01&modelName=Matrix&ram=8+GB&storage=128+GB&condition=Good&price=250',
+    ),
+  },
   'read orders': {
     routes: ['GET /api/order'],
     rule: 'ownerBuyer',
@@ -1082,6 +1155,8 @@ async function run(app: TestApp, row: Row) {
   const changedOnRefusal: string[] = [];
   for (const caller of CALLERS) {
     const { headers, ...request } = await row.request();
+    // Saved searches' alerts run after a successful call's answer (decision 049): settled first.
+    await app.app.savedSearchAlerts.idle();
     const before = await fingerprint(app.database.db);
     const res = await app.app.inject({
       ...request,

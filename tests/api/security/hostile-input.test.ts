@@ -262,6 +262,8 @@ const COUNTED_GUESS = /^That code is not right\. /;
 async function expectSafe(app: TestApp, request: Request) {
   // A password reset's work runs after its answer (decision 036): none may land between the digests.
   await app.app.afterAnswer.idle();
+  // Saved searches' alerts run after a successful call's answer (decision 049): settled first.
+  await app.app.savedSearchAlerts.idle();
   const before = await fingerprint(app.database.db);
   const res = await app.app.inject(request);
   const shown = `${request.method} ${request.url} → ${res.statusCode} ${res.body.slice(0, 300)}`;
@@ -597,6 +599,14 @@ describe('one poisoned field in an otherwise valid request', () => {
       },
     });
     expect(confirmed.json().paymentIntent?.status, confirmed.body).toBe('requires_capture');
+    // A saved search of the buyer's (issue 33): its edit, delete and open reach their writes.
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/saved-searches',
+      headers: { authorization: `Bearer ${near.buyer.token}` },
+      payload: { name: 'Hostile', search: 'q=pixel&maxPrice=500', frequency: 'instant' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
     const one =
       <T>(...values: T[]) =>
       () =>
@@ -605,7 +615,13 @@ describe('one poisoned field in an otherwise valid request', () => {
       email: (caller) =>
         caller === 'anonymous' ? fc.constant(near.buyer.email) : fc.constant(near[caller].email),
       password: () => fc.constant(near.buyer.password),
-      id: one(...phones.map((p) => p.id), ...booked.map((o) => o.id), seller?.id ?? '', '01'),
+      id: one(
+        ...phones.map((p) => p.id),
+        ...booked.map((o) => o.id),
+        seller?.id ?? '',
+        '01',
+        saved.json().insertedId as string,
+      ),
       productId: one(...phones.map((p) => p.id)),
       orderId: one(...booked.map((o) => o.id)),
       price: one(PRICE_CENTS / 100),
@@ -644,6 +660,16 @@ describe('one poisoned field in an otherwise valid request', () => {
       routingNumber: one('110000000'),
       accountNumber: one('000123456789', '000111111113'),
       days: one(7, 30),
+      // Saved searches (issue 33): the search as its query string, how to hear, paused.
+      search: one(
+        'q=pixel&maxPrice=500',
+        'storage=128+GB&sort=price-asc',
+        'brand=01&verified=true',
+      ),
+      frequency: one('instant', 'daily'),
+      paused: one(true, false),
+      ram: one('8 GB'),
+      battery: one(4000),
     };
   });
 
