@@ -269,6 +269,41 @@ test('a buyer: My Orders, its delete dialog, My WishList, payment, booking, the 
   expect(axe.found).toEqual([]);
 });
 
+test('a buyer: saved searches, the save dialog and the edit dialog (issue 33)', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const buyer = await createAccountViaApi(baseURL as string, 'user', 'axesaved');
+  const name = 'Oppo under $300';
+  const saved = await buyer.api.post('/api/saved-searches', {
+    headers: buyer.bearer,
+    data: { name, search: 'brand=04&maxPrice=300', frequency: 'instant' },
+  });
+  expect(saved.ok()).toBe(true);
+  const axe = findings();
+  await signIn(page, buyer.email, API_PASSWORD);
+  await eachSize(page, async (size) => {
+    await open(page, '/search?q=oppo', /oppo/);
+    await page.getByRole('button', { name: 'Save this search' }).click();
+    const save = page.getByRole('dialog', { name: 'Save this search' });
+    await expect(save.getByLabel('Name')).toHaveValue('oppo');
+    await axe.scan(page, `save search dialog (${size})`);
+    await save.getByRole('button', { name: 'Cancel' }).click();
+    await expect(save).toBeHidden();
+
+    await open(page, '/dashboard/saved-searches', 'Saved searches');
+    await expect(page.getByRole('listitem', { name })).toBeVisible();
+    await axe.scan(page, `saved searches (${size})`);
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit saved search' });
+    await expect(edit).toBeVisible();
+    await axe.scan(page, `edit saved search dialog (${size})`);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+  });
+  expect(axe.found).toEqual([]);
+});
+
 /** A seller with three phones, a buyer who booked all three, paid two and received one. */
 async function threeSales(base: string, label: string) {
   const stamp = Date.now().toString(36);

@@ -48,7 +48,12 @@ test('a visitor signs up as a user, arrives home signed in, and has the buyer da
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Dashboard' })
     .click();
-  await expect(dashboardMenu(page)).toHaveText(['My Orders', 'My WishList', 'Messages']);
+  await expect(dashboardMenu(page)).toHaveText([
+    'My Orders',
+    'My WishList',
+    'Saved searches',
+    'Messages',
+  ]);
   await expect(page.getByRole('heading', { level: 1, name: 'My Orders' })).toBeVisible();
 });
 
@@ -147,7 +152,7 @@ test('each role sees its own menu and index page', async ({ page }) => {
     },
     {
       email: FIXTURE.buyer.email,
-      menu: ['My Orders', 'My WishList', 'Messages'],
+      menu: ['My Orders', 'My WishList', 'Saved searches', 'Messages'],
       index: 'My Orders',
     },
   ];
@@ -196,7 +201,12 @@ test('signing in with Google, end to end against a local OpenID provider', async
   await expect(page).toHaveURL(`${baseURL}/`);
   await expect(signOutButton(page)).toBeVisible();
   await page.goto('/dashboard');
-  await expect(dashboardMenu(page)).toHaveText(['My Orders', 'My WishList', 'Messages']);
+  await expect(dashboardMenu(page)).toHaveText([
+    'My Orders',
+    'My WishList',
+    'Saved searches',
+    'Messages',
+  ]);
 });
 
 test('a new account confirms its address by the mail, and a forgotten password is reset by mail', async ({

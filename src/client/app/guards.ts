@@ -1,7 +1,7 @@
 /** Route guards: the dashboard needs a signed-in user; admin pages need an admin. */
 
 import { signInPathFrom } from '@client/lib/auth/redirect';
-import { adminCheckQueryOptions, sellerCheckQueryOptions } from '@client/lib/auth/roles';
+import { adminCheckQueryOptions, loadRole, sellerCheckQueryOptions } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
 import { ensureCurrent } from '@client/lib/ensure-current';
 import type { QueryClient } from '@tanstack/react-query';
@@ -40,5 +40,12 @@ export const sellerLoader = (queryClient: QueryClient) => async (args: LoaderFun
   const user = await requireUser(args);
   const { isSeller } = await ensureCurrent(queryClient, sellerCheckQueryOptions(user.email));
   if (!isSeller) throw redirect('/dashboard');
+  return null;
+};
+
+/** Buyer pages (issue 33's saved searches): a seller or admin goes to their own dashboard. */
+export const buyerLoader = (queryClient: QueryClient) => async (args: LoaderFunctionArgs) => {
+  const user = await requireUser(args);
+  if ((await loadRole(queryClient, user.email)) !== 'buyer') throw redirect('/dashboard');
   return null;
 };

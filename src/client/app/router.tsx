@@ -11,7 +11,7 @@ import type {
   NonIndexRouteObject,
   RouteObject,
 } from 'react-router';
-import { adminLoader, dashboardLoader, sellerLoader } from './guards';
+import { adminLoader, buyerLoader, dashboardLoader, sellerLoader } from './guards';
 import { PageFallback, RootLayout } from './layouts/root-layout';
 import { NotFound } from './routes/not-found';
 import { RootError } from './routes/route-error';
@@ -48,6 +48,7 @@ const lazyPage = (
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
   const seller = sellerLoader(queryClient);
   const admin = adminLoader(queryClient);
+  const buyer = buyerLoader(queryClient);
   return [
     {
       path: '/',
@@ -157,6 +158,17 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               const m = await import('@client/features/buying/routes/my-wish-list');
               return { Component: m.MyWishListRoute, loader: m.myWishListLoader(queryClient) };
             }),
+            lazyPage(
+              'saved-searches',
+              async () => {
+                const m = await import('@client/features/buying/routes/saved-searches');
+                return {
+                  Component: m.SavedSearchesRoute,
+                  loader: m.savedSearchesLoader(queryClient),
+                };
+              },
+              buyer,
+            ),
             lazyPage(
               'addaproduct',
               async () => {

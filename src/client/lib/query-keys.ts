@@ -24,6 +24,11 @@ export const queryRoots = {
   conversations: ['conversations'],
   /** The bell: the unread count and the latest notifications. */
   notifications: ['notifications'],
+  /**
+   * A buyer's saved searches (issue 33): each one's matching and new counts, which a phone's
+   * change or an alert (a notification) moves; and how many buyers wait for a seller's phone.
+   */
+  savedSearches: ['saved-searches'],
   /** The mail a person wants: changed only by their own saves. */
   mailSettings: ['mail-settings'],
   /** A seller's money (the Payouts page). */
@@ -62,6 +67,7 @@ export const ROOT_SHOWS: Record<QueryRoot, readonly LiveSubject[]> = {
   // Contact details show in a conversation once its sale is paid.
   conversations: ['conversation', 'order'],
   notifications: ['notification'],
+  savedSearches: ['notification', 'product'],
   mailSettings: [],
   payouts: ['money', 'order'],
   finance: ['money'],

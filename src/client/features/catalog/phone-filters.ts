@@ -236,3 +236,16 @@ export function searchInput(filters: PhoneFilters, scope: FilterScope): SearchIn
     Object.entries(input).filter(([, value]) => value !== undefined),
   ) as SearchInput;
 }
+
+/**
+ * The search as a saved search keeps it (issue 33): the search call's query for `filters`, a
+ * list as its key repeated (`storage=64+GB&storage=128+GB`). Its names are the search page's
+ * own, so `/search?` + this opens the same list; a brand page's is `brand=<code>` and its
+ * includeSold.
+ */
+export function savedSearchOf(filters: PhoneFilters, scope: FilterScope): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(searchInput(filters, scope)))
+    for (const one of Array.isArray(value) ? value : [value]) params.append(key, String(one));
+  return params.toString();
+}

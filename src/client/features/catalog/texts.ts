@@ -122,3 +122,17 @@ export const SEARCH_TEXT = {
   refused: 'The search could not use these filters:',
   startAgain: 'Start again',
 } as const;
+
+/** Saving a search from the search or a brand page (issue 33). */
+export const SAVE_SEARCH_TEXT = {
+  button: 'Save this search',
+  title: 'Save this search',
+  save: 'Save',
+  cancel: 'Cancel',
+  saved: 'Search saved',
+  savedLink: 'Saved searches',
+  notSaved: 'The search was not saved.',
+  onlyBuyers: 'Only buyers can save searches.',
+  signIn: 'Please sign in to save this search.',
+  signInLink: 'Sign in',
+} as const;

@@ -2,6 +2,7 @@
  * Selling's texts beyond the spec's (those stay in @shared/texts): a phone's photos. Kept with the
  * feature so that no public page's first load carries them.
  */
+import { formatCount } from '@client/lib/format';
 import { PRODUCT_PHOTOS_MAX } from '@shared/constants';
 
 /** A photo as the seller's controls and announcements name it: by its place in the order. */
@@ -81,4 +82,13 @@ export const SELLING_TEXT = {
   /** Issue 30: what the seller receives of the resale price, as they type it. */
   youReceive: (net: string, fee: string) => `You receive ${net} after the ${fee} fee`,
   minimumFee: (fee: string) => `${fee} minimum`,
+} as const;
+
+/** Under the resale price: how many buyers' saved searches the phone would match (issue 33). */
+export const WAITING_BUYERS_TEXT = {
+  buyers: (count: number) =>
+    count === 1
+      ? '1 buyer is looking for a phone like this'
+      : `${formatCount(count)} buyers are looking for a phone like this`,
+  none: 'No saved searches match yet',
 } as const;

@@ -11,6 +11,7 @@ import { usePhoneActions } from '../use-phone-actions';
 import { usePhoneFilters } from '../use-phone-filters';
 import { PhoneFiltersForm } from './phone-filters-form';
 import { PhoneGrid } from './phone-grid';
+import { SaveSearchButton } from './save-search-button';
 
 export type MoreQuery = {
   hasNextPage: boolean;
@@ -211,6 +212,7 @@ export function PhoneBrowser({ scope, heading, headingId, list }: PhoneBrowserPr
             </svg>
             {SEARCH_TEXT.filtersButton(active)}
           </button>
+          <SaveSearchButton filters={filters} scope={scope} />
           <label className="ml-auto flex items-center gap-2 text-sm sm:ml-0">
             {SEARCH_TEXT.sortBy}
             <select

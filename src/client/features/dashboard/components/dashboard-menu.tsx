@@ -21,6 +21,7 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
   buyer: [
     { to: '/dashboard/myorders', label: TEXT.dashboard.myOrders },
     { to: '/dashboard/mywishlist', label: TEXT.dashboard.myWishList },
+    { to: '/dashboard/saved-searches', label: 'Saved searches' },
     { to: '/dashboard/messages', label: 'Messages' },
   ],
   seller: [

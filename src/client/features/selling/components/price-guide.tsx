@@ -7,8 +7,9 @@ import { formatDollars } from '@client/lib/format';
 import { CONDITION_OPTIONS, PRICE_GUIDE_DAYS, STORAGE_OPTIONS } from '@shared/constants';
 import type { PriceGuide as Guide } from '@shared/entities';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { type PriceGuideQuestion, priceGuideQueryOptions } from '../api/price-guide';
+import { useDebounced } from '../use-debounced';
 
 /**
  * The guide's texts (not the spec's). A range's dash is held to its prices by word joiners
@@ -42,15 +43,6 @@ export type PriceGuideProps = {
   /** The resale price the seller is typing, in dollars; undefined while it cannot be read. */
   price?: number;
 };
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 const isStorage = (s: string): s is PriceGuideQuestion['storage'] =>
   (STORAGE_OPTIONS as readonly string[]).includes(s);

@@ -21,6 +21,7 @@ import {
   tellSaveError,
   useProductForm,
 } from '../components/product-form';
+import { WaitingBuyers } from '../components/waiting-buyers';
 import { type PhotoItem, usePhotoUploads } from '../photo-uploads';
 
 const EMPTY: ProductFormValues = {
@@ -114,7 +115,12 @@ export function AddProductRoute() {
           submitLabel={TEXT.dashboard.addProduct}
           busy={isSubmitting}
           priceGuide={<ListingPriceGuide form={form} />}
-          priceNote={<FeeNote form={form} />}
+          priceNote={
+            <>
+              <FeeNote form={form} />
+              <WaitingBuyers form={form} />
+            </>
+          }
           photos={
             <PhotoPicker
               id={fieldId('photos')}

@@ -19,6 +19,7 @@ import {
   tellSaveError,
   useProductForm,
 } from '../components/product-form';
+import { WaitingBuyers } from '../components/waiting-buyers';
 import { SELLING_TEXT } from '../texts';
 
 const MY_PRODUCTS = '/dashboard/myproducts';
@@ -121,7 +122,12 @@ function EditForm({ product }: { product: OwnProduct }) {
         submitLabel={SELLING_TEXT.saveChanges}
         busy={isSubmitting}
         priceGuide={<ListingPriceGuide form={form} />}
-        priceNote={<FeeNote form={form} />}
+        priceNote={
+          <>
+            <FeeNote form={form} />
+            <WaitingBuyers form={form} productId={product._id} />
+          </>
+        }
         photos={
           <div className="fieldset">
             <span className="fieldset-legend">{SELLING_TEXT.photosLabel}</span>

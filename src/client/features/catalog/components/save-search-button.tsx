@@ -1,0 +1,101 @@
+import { signInPathFrom } from '@client/lib/auth/redirect';
+import { loadRole, useRole } from '@client/lib/auth/roles';
+import { session } from '@client/lib/auth/session';
+import { useAuthUser } from '@client/lib/auth/use-auth';
+import { searchName } from '@client/lib/search-summary';
+import { toast } from '@client/lib/toast';
+import { toastWithLink } from '@client/lib/toast-with-link';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { type FilterScope, type PhoneFilters, savedSearchOf } from '../phone-filters';
+import { SAVE_SEARCH_TEXT } from '../texts';
+import { SaveSearchDialog } from './save-search-dialog';
+
+/** The parameter that brings a visitor back from signing in with the dialog open. */
+const SAVE_PARAM = 'save-search';
+
+/**
+ * "Save this search" (issue 33) for a buyer. A visitor is asked to sign in and comes back to the
+ * same list with the dialog open, as the wish list's heart does; a seller or admin does not see
+ * it once their role is known.
+ */
+export function SaveSearchButton({
+  filters,
+  scope,
+}: {
+  filters: PhoneFilters;
+  scope: FilterScope;
+}) {
+  const user = useAuthUser();
+  const role = useRole(user?.email ?? '');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const here = useLocation();
+  const [params, setParams] = useSearchParams();
+  const [open, setOpen] = useState(false);
+  const search = savedSearchOf(filters, scope);
+
+  const start = async () => {
+    const current = await session.currentUser();
+    if (!current) {
+      const back = new URLSearchParams(here.search);
+      back.set(SAVE_PARAM, '1');
+      toastWithLink(
+        'error',
+        SAVE_SEARCH_TEXT.signIn,
+        { text: SAVE_SEARCH_TEXT.signInLink, to: signInPathFrom(`${here.pathname}?${back}`) },
+        navigate,
+      );
+    } else if ((await loadRole(queryClient, current.email)) !== 'buyer')
+      toast.error(SAVE_SEARCH_TEXT.onlyBuyers);
+    else setOpen(true);
+  };
+
+  // Back from signing in: open the dialog, once, and take the parameter out of the URL.
+  const resume = params.has(SAVE_PARAM);
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (!resume || resumed.current) return;
+    resumed.current = true;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete(SAVE_PARAM);
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+    void session.currentUser().then((current) => current && start());
+  });
+
+  if (user && !role.loading && role.role !== 'buyer') return null;
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-outline btn-primary btn-sm"
+        aria-haspopup="dialog"
+        onClick={() => void start()}
+      >
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="h-4 w-4 stroke-current"
+          fill="none"
+          strokeWidth="2"
+        >
+          <path d="M6 3h12v18l-6-4-6 4z" />
+        </svg>
+        {SAVE_SEARCH_TEXT.button}
+      </button>
+      {open && (
+        <SaveSearchDialog
+          search={search}
+          defaultName={searchName(new URLSearchParams(search))}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
+  );
+}
