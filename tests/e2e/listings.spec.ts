@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { API_PASSWORD, createAccountViaApi, uniqueImei } from './api';
 import { expect, test } from './console';
+import { ofThePhone } from './phone-page';
 
 async function signInAsNewSeller(page: Page, baseURL: string) {
   const seller = await createAccountViaApi(baseURL, 'seller', 'listings');
@@ -139,7 +140,7 @@ for (const [size, viewport] of [
       await expect(rowOf(page, model).getByRole('link', { name: `Edit ${model}` })).toHaveCount(0);
       await page.goto(`/product/${id}`);
       await expect(page.getByText('This phone is no longer listed.')).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Book Now' })).toHaveCount(0);
+      await expect(ofThePhone(page, page.getByRole('button', { name: 'Book Now' }))).toHaveCount(0);
 
       await page.goto('/dashboard/myproducts');
       await rowOf(page, model)
