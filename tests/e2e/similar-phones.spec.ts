@@ -3,6 +3,8 @@
  * first, in the page the server renders (no second round trip, and without JavaScript), each
  * card leading to its own page.
  */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import {
   bookPhone,
   createAccountViaApi,
@@ -13,6 +15,24 @@ import {
 import { expect, test } from './console';
 
 const INSTEAD = 'This phone is no longer available: similar phones for sale';
+
+/** axe's serious and critical findings on the page as it stands, in the light and dark theme. */
+async function seriousFindings(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
+    );
+    const { violations } = await new AxeBuilder({ page }).setLegacyMode().analyze();
+    for (const v of violations)
+      if (v.impact === 'serious' || v.impact === 'critical')
+        found.push(`${colorScheme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  }
+  return found;
+}
 
 /** Two phones of one model by two sellers; the first booked and paid for, so sold. */
 async function soldAndSimilar(baseURL: string) {
@@ -49,9 +69,11 @@ test("a sold phone's page offers similar phones first, rendered by the server, e
   expect(await top(INSTEAD)).toBeLessThan(await top('About the seller'));
   await plain.close();
 
-  // In the browser: the card's link opens the similar phone's page.
+  // In the browser: axe finds nothing serious, and the card's link opens the similar phone's page.
   await page.goto(`/product/${sold}`);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
+  expect(await seriousFindings(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.getByRole('region', { name: INSTEAD }).getByRole('link', { name: model }).click();
   await expect(page).toHaveURL(new RegExp(`/product/${similar}$`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(model);
