@@ -1,34 +1,9 @@
-import type { Product } from '@shared/entities';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
+import { publicPhone } from '../test-phone';
 import type { PhoneActions } from '../use-phone-actions';
 import { SimilarPhones } from './similar-phones';
-
-const phone = (n: number, modelName: string): Product => ({
-  _id: `7b0a3c1e-0000-4000-8000-00000000000${n}`,
-  modelName,
-  image: '/images/0123456789abcdef0123456789abcdef-640.webp',
-  originalPrice: 999,
-  resellPrice: 500 + n,
-  location: 'Seattle, WA',
-  description: 'Like new.',
-  timeOfPost: '2026-11-02T09:30:00.000Z',
-  timeUsed: 10,
-  condition: 'Good',
-  sellerName: 'Maya Chen',
-  categoryId: '02',
-  userStatus: null,
-  status: 'available',
-  sellerRating: { average: null, count: 0 },
-  sellerId: '7b0a3c1e-0000-4000-8000-0000000000aa',
-  photos: ['/images/0123456789abcdef0123456789abcdef-640.webp'],
-  specificatons: { ram: '8 GB', storage: '256 GB', color: 'Green', battery: 5000 },
-  batteryHealth: null,
-  imeiChecked: false,
-  previousPrice: null,
-  priceNote: null,
-});
 
 const actions: PhoneActions = {
   wishList: vi.fn(),
@@ -40,7 +15,10 @@ const actions: PhoneActions = {
   modal: null,
 };
 
-const phones = [phone(1, 'Galaxy S23'), phone(2, 'Galaxy S22')];
+const phones = [
+  publicPhone(1, { modelName: 'Galaxy S23' }),
+  publicPhone(2, { modelName: 'Galaxy S22' }),
+];
 
 describe('SimilarPhones', () => {
   it('shows each phone as a card leading to its page, in the order given, none of them eager', () => {
