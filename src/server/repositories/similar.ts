@@ -19,6 +19,10 @@ import { type Db, rowsOf } from '../db/client';
 import { products, users } from '../db/schema';
 import { productOf, productSellerColumns } from './products';
 
+/** The prices a tier may have, in cents: any (the model's), or the band around the price. */
+type Band = { low: number; high: number };
+const ANY_PRICE: Band = { low: 0, high: 2 ** 31 - 1 };
+
 type Phone = {
   id: string;
   modelKey: string;
@@ -29,10 +33,10 @@ type Phone = {
 
 /**
  * The ids of at most `limit` phones for sale other than `phone` where `where` holds (over
- * `p`), priced within [`low`, `high`], closest to the phone's price first, then newest: the
- * closest below and the closest at or above, each read along the index, then merged.
+ * `p`), priced within `band`, closest to the phone's price first, then newest: the closest
+ * below and the closest at or above, each read along the index, then merged.
  */
-function nearestIds(phone: Phone, where: SQL, low: number, high: number, limit: number) {
+function nearestIds(phone: Phone, where: SQL, { low, high }: Band, limit: number) {
   const price = phone.resellPriceCents;
   const side = (range: SQL, order: SQL) => sql`(select p.id, p.resell_price_cents, p.seq
     from ${products} p join ${users} u on u.email = p.seller_email
@@ -71,10 +75,7 @@ export async function findSimilarPhones(db: Db, id: string): Promise<Product[] |
 
   const price = phone.resellPriceCents;
   const ids = (
-    await rowsOf<{ id: string }>(
-      db,
-      nearestIds(phone, sameModel(phone), 0, 2 ** 31 - 1, SIMILAR_PHONES),
-    )
+    await rowsOf<{ id: string }>(db, nearestIds(phone, sameModel(phone), ANY_PRICE, SIMILAR_PHONES))
   ).map((r) => r.id);
   if (ids.length < SIMILAR_PHONES) {
     const band = await rowsOf<{ id: string }>(
@@ -82,8 +83,10 @@ export async function findSimilarPhones(db: Db, id: string): Promise<Product[] |
       nearestIds(
         phone,
         sameBrand(phone),
-        Math.ceil(price * (1 - SIMILAR_PRICE_BAND)),
-        Math.floor(price * (1 + SIMILAR_PRICE_BAND)),
+        {
+          low: Math.ceil(price * (1 - SIMILAR_PRICE_BAND)),
+          high: Math.floor(price * (1 + SIMILAR_PRICE_BAND)),
+        },
         SIMILAR_PHONES - ids.length,
       ),
     );
