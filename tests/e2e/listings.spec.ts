@@ -119,7 +119,7 @@ for (const [size, viewport] of [
       await page.goto(`/product/${id}`);
       await expect(page.getByRole('heading', { level: 1, name: model })).toBeVisible();
       await expect(page.getByRole('main')).toContainText('$1,100');
-      await expect(page.getByRole('main').getByText('was $1,200')).toBeVisible();
+      await expect(ofThePhone(page, page.getByRole('main').getByText('was $1,200'))).toBeVisible();
       // And its card on the brand's page: the drop, the old price struck after "was".
       await page.goto('/category/03');
       const card = page.getByRole('article', { name: model });
