@@ -704,6 +704,14 @@ export const calls = define({
     params: idQuery,
     response: productPageSchema,
   },
+  /** Up to SIMILAR_PHONES phones for sale like this one, best first (issue 33, decision 050). */
+  similarProducts: {
+    ...callRoutes.similarProducts,
+    access: 'public',
+    tag: 'catalog',
+    params: idQuery,
+    response: z.array(productSchema),
+  },
   setProductPhotos: {
     ...callRoutes.setProductPhotos,
     access: 'seller',

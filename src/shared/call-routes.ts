@@ -35,6 +35,7 @@ export const callRoutes = {
   listAdvertised: route('GET', '/advertise'),
   searchProducts: route('GET', '/search'),
   product: route('GET', '/products/:id'),
+  similarProducts: route('GET', '/products/:id/similar'),
   setProductPhotos: route('PUT', '/products/:id/photos'),
   updateProduct: route('PUT', '/products/:id'),
   withdrawProduct: route('POST', '/products/:id/withdraw'),

@@ -52,6 +52,13 @@ export type SavedSearchFrequency = (typeof SAVED_SEARCH_FREQUENCIES)[number];
 /** A search counts its results up to this many and then says "1,000+" (counting on is slow). */
 export const SEARCH_COUNT_CAP = 1000;
 
+/**
+ * Similar phones on a phone's page (issue 33, decision 050): at most this many, of its model and
+ * storage first, then of its brand priced within this fraction of its price (±30 %).
+ */
+export const SIMILAR_PHONES = 6;
+export const SIMILAR_PRICE_BAND = 0.3;
+
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const;
 export const PASSWORD_MIN_LENGTH = 6;
 /** A person's display name, wherever it enters (sign-up, Google, the user record). */

@@ -13,6 +13,7 @@ import {
   productIdOf,
 } from './api';
 import { expect, test } from './console';
+import { ofThePhone } from './phone-page';
 import { signedIn } from './signed-in';
 
 /** The seller changes the phone's resale price, as the Edit page sends it. */
@@ -53,7 +54,7 @@ test('a lowered price shows wherever the buyer saw the phone before, without a r
   const page = await signedIn(browser, buyer.email, `/product/${productId}`, LAPTOP);
   const main = page.getByRole('main');
   await expect(main).toContainText(/Resale price \$250/);
-  await main.getByRole('button', { name: 'Add to Wish List' }).click();
+  await ofThePhone(page, main.getByRole('button', { name: 'Add to Wish List' })).click();
   const wishList = async () => {
     await page
       .getByRole('navigation', { name: 'Main' })

@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { API_PASSWORD, createAccountViaApi, uniqueImei } from './api';
 import { expect, test } from './console';
+import { ofThePhone } from './phone-page';
 
 async function signInAsNewSeller(page: Page, baseURL: string) {
   const seller = await createAccountViaApi(baseURL, 'seller', 'listings');
@@ -118,7 +119,7 @@ for (const [size, viewport] of [
       await page.goto(`/product/${id}`);
       await expect(page.getByRole('heading', { level: 1, name: model })).toBeVisible();
       await expect(page.getByRole('main')).toContainText('$1,100');
-      await expect(page.getByRole('main').getByText('was $1,200')).toBeVisible();
+      await expect(ofThePhone(page, page.getByRole('main').getByText('was $1,200'))).toBeVisible();
       // And its card on the brand's page: the drop, the old price struck after "was".
       await page.goto('/category/03');
       const card = page.getByRole('article', { name: model });
@@ -139,7 +140,7 @@ for (const [size, viewport] of [
       await expect(rowOf(page, model).getByRole('link', { name: `Edit ${model}` })).toHaveCount(0);
       await page.goto(`/product/${id}`);
       await expect(page.getByText('This phone is no longer listed.')).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Book Now' })).toHaveCount(0);
+      await expect(ofThePhone(page, page.getByRole('button', { name: 'Book Now' }))).toHaveCount(0);
 
       await page.goto('/dashboard/myproducts');
       await rowOf(page, model)

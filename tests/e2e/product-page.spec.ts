@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { API_PASSWORD, createAccountViaApi, createSellerWithPhone, productIdOf } from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
+import { ofThePhone } from './phone-page';
 
 const f = FIXTURE.featured;
 
@@ -131,7 +132,7 @@ test("a sold phone's page says it is sold and offers no Book Now", async ({ page
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(FIXTURE.sold.modelName);
   await expect(page.getByRole('status').getByText('This phone has been sold.')).toBeVisible();
   await expect(page.getByRole('main').getByText('Sold', { exact: true })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Book Now' })).toHaveCount(0);
+  await expect(ofThePhone(page, page.getByRole('button', { name: 'Book Now' }))).toHaveCount(0);
 });
 
 test('an unknown phone or seller is the 404 page, answered with status 404', async ({
@@ -160,7 +161,7 @@ test("signing in from the phone's page's booking prompt comes back to book it th
   const buyer = await createAccountViaApi(baseURL as string, 'user', 'pagebuyer');
   await page.goto(`/product/${id}`);
   await hydrated(page);
-  await page.getByRole('main').getByRole('button', { name: 'Book Now' }).click();
+  await ofThePhone(page, page.getByRole('main').getByRole('button', { name: 'Book Now' })).click();
   await page
     .getByRole('dialog', { name: 'Please login or create an account to book a product!!' })
     .getByRole('link', { name: 'Sign in' })
@@ -176,6 +177,6 @@ test("signing in from the phone's page's booking prompt comes back to book it th
   await dialog.getByLabel(/Phone number/).fill('+1 303 555 0199');
   await dialog.getByRole('button', { name: 'Order' }).click();
   await expect(page.getByText('Your Booking is confirmed.')).toBeVisible();
-  await expect(page.getByRole('main').getByText('Booked by you')).toBeVisible();
+  await expect(ofThePhone(page, page.getByRole('main').getByText('Booked by you'))).toBeVisible();
   await expect(page.getByRole('link', { name: `Pay now for ${model}` })).toBeVisible();
 });

@@ -10,6 +10,7 @@ import { uniqueImei } from '../helpers/factories';
 import { type Account, bookPhone, createAccountViaApi, handOver, payOrder } from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
+import { ofThePhone } from './phone-page';
 
 /** Lists a phone of `seller`'s at $250 (what `payOrder` pays) and answers its id. */
 async function list(
@@ -131,8 +132,8 @@ test('a buyer sees the IMEI badge, the battery health and the price note; the ad
   await expect(page).toHaveURL(new RegExp(`/product/${productId}$`));
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { level: 1, name: model })).toBeVisible();
-  await expect(main.getByText('IMEI checked')).toBeVisible();
-  await expect(main.getByText('Good price')).toBeVisible();
+  await expect(ofThePhone(page, main.getByText('IMEI checked'))).toBeVisible();
+  await expect(ofThePhone(page, main.getByText('Good price'))).toBeVisible();
   await expect(main).toContainText('92%');
   await expect(main).not.toContainText(imei);
   findings.push(...(await axeFindings(page, "the phone's page")));

@@ -142,6 +142,14 @@ export const products = pgTable(
     index('products_available_price_seq_idx')
       .on(t.resellPriceCents, t.seq)
       .where(sql`${t.status} = 'available'`),
+    // A phone's similar phones for sale (repositories/similar.ts, decision 050): walked from its
+    // price outwards among those of its model and storage, then of its brand.
+    index('products_available_model_price_idx')
+      .on(t.modelKey, t.storage, t.resellPriceCents)
+      .where(sql`${t.status} = 'available'`),
+    index('products_available_category_price_idx')
+      .on(t.categoryId, t.resellPriceCents)
+      .where(sql`${t.status} = 'available'`),
     // One live listing per IMEI; a blocked IMEI's listings are found by its hash.
     uniqueIndex('products_imei_live_key')
       .on(t.imeiHash)

@@ -1,6 +1,6 @@
 /**
  * The public catalog: categories, a category's products, advertised products, the search, a
- * phone's page and a seller's page with their phones for sale.
+ * phone's page with phones like it, and a seller's page with their phones for sale.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorSchema } from '../../shared/api';
@@ -11,6 +11,7 @@ import { listCategories } from '../repositories/catalog';
 import { listAdvertised, listCategoryProducts } from '../repositories/products';
 import { searchProducts } from '../repositories/search';
 import { findProductPage, findSellerProfile, listSellerListings } from '../repositories/sellers';
+import { findSimilarPhones } from '../repositories/similar';
 import { contractRoutes } from './contract-routes';
 import { setNextLink } from './next-link';
 
@@ -80,6 +81,15 @@ export default contractRoutes((route, app) => {
       const page = await findProductPage(db, request.params.id);
       if (!page) throw DomainError.notFound('No such phone');
       return { items: page, nextCursor: null };
+    }),
+  );
+
+  // Phones like one (issue 33): a 404 for no such phone, as its page.
+  route('similarProducts', { responses: { 404: errorSchema } }, (request, reply) =>
+    sendPublic(request, reply, async (db) => {
+      const similar = await findSimilarPhones(db, request.params.id);
+      if (!similar) throw DomainError.notFound('No such phone');
+      return { items: similar, nextCursor: null };
     }),
   );
 

@@ -324,6 +324,15 @@ const rows: Record<string, Row> = {
     ok: 200,
     request: async () => ({ method: 'GET', url: `/api/products/${(await freshPhone()).id}` }),
   },
+  'phones like a phone': {
+    routes: ['GET /api/products/:id/similar'],
+    rule: 'anyone',
+    ok: 200,
+    request: async () => ({
+      method: 'GET',
+      url: `/api/products/${(await freshPhone()).id}/similar`,
+    }),
+  },
   "a seller's page": {
     routes: ['GET /api/sellers/:id'],
     rule: 'anyone',

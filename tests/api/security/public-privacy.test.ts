@@ -108,6 +108,8 @@ const PUBLIC_CALLS: Record<string, () => string[]> = {
   listAdvertised: () => ['/api/advertise'],
   searchProducts: () => ['/api/search?q=privacy', '/api/search?q=privacy&sold=true'],
   product: () => [ids.forSale, ids.booked, ids.paid, ids.sold].map((id) => `/api/products/${id}`),
+  similarProducts: () =>
+    [ids.forSale, ids.booked, ids.paid, ids.sold].map((id) => `/api/products/${id}/similar`),
   seller: () => [`/api/sellers/${ids.seller}`],
   sellerListings: () => [`/api/sellers/${ids.seller}/products`],
   health: () => ['/api/health'],

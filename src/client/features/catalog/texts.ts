@@ -47,6 +47,9 @@ export const CATALOG_TEXT = {
   nothingForSale: 'Nothing for sale right now.',
   browsePhones: 'Browse phones',
   showMorePhones: 'Show more phones',
+  /** Phones like the one shown (issue 33): below it, or first when it is no longer for sale. */
+  similarPhones: 'Similar phones for sale',
+  similarInstead: 'This phone is no longer available: similar phones for sale',
 
   // What tells a buyer a listing can be trusted (issue 19, decision 024).
   imeiChecked: 'IMEI checked',

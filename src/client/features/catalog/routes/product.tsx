@@ -11,26 +11,32 @@ import type { QueryClient } from '@tanstack/react-query';
 import { Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import { productQueryOptions, useProduct } from '../api/get-product';
 import { sellerPreviewQueryOptions, useOtherPhones } from '../api/get-seller-listings';
+import { similarProductsQueryOptions, useSimilarProducts } from '../api/get-similar-products';
 import { AdminWithdraw } from '../components/admin-withdraw';
 import { AskSeller } from '../components/ask-seller';
 import { PhotoGallery } from '../components/photo-gallery';
 import { ProductActions } from '../components/product-actions';
 import { PriceTag, ProductDetails, StatusBadge } from '../components/product-details';
 import { SellerFacts } from '../components/seller-summary';
+import { SimilarPhones } from '../components/similar-phones';
 import { idOrNotFound, notFoundOn } from '../not-found';
 import { CATALOG_TEXT } from '../texts';
 import { usePhoneActions } from '../use-phone-actions';
 
 /**
  * The phone loads before the page shows; a deleted or unknown one is the 404 page. The seller's
- * other phones are loaded too, but the page does not depend on them.
+ * other phones and phones like it are loaded too, but the page does not depend on them.
  */
 export const productLoader =
   (queryClient: QueryClient) =>
   async ({ params }: LoaderFunctionArgs) => {
     const id = idOrNotFound(params.id);
     const { product } = await ensureCurrent(queryClient, productQueryOptions(id)).catch(notFoundOn);
-    await queryClient.prefetchQuery(sellerPreviewQueryOptions(product.sellerId));
+    await Promise.all([
+      queryClient.prefetchQuery(sellerPreviewQueryOptions(product.sellerId)),
+      // Phones like it (issue 33), rendered by the server with the page: no second round trip.
+      queryClient.prefetchQuery(similarProductsQueryOptions(id)),
+    ]);
     return id;
   };
 
@@ -137,7 +143,8 @@ export function ProductRoute() {
   const {
     data: { product, seller },
   } = useProduct(id);
-  const actions = usePhoneActions([product]);
+  const similar = useSimilarProducts(product._id);
+  const actions = usePhoneActions([product, ...similar]);
   const user = useAuthUser();
   const role = useRole(user?.email ?? '');
   const sold = product.status === 'sold';
@@ -206,6 +213,9 @@ export function ProductRoute() {
               </span>
             </div>
           )}
+          {product.status !== 'available' && (
+            <SimilarPhones products={similar} actions={actions} instead />
+          )}
           {/* The admin takes a listing off the market (issue 29); its seller may relist it. */}
           {role.role === 'admin' && product.status === 'available' && (
             <AdminWithdraw productId={product._id} modelName={product.modelName} />
@@ -232,6 +242,7 @@ export function ProductRoute() {
           )}
         </div>
       </div>
+      {product.status === 'available' && <SimilarPhones products={similar} actions={actions} />}
       {actions.modal}
     </article>
   );

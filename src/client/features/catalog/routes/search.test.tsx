@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TYPING_PAUSE_MS } from '../components/phone-filters-form';
+import { publicPhone } from '../test-phone';
 import { CategoryRoute, categoryLoader } from './category';
 import { SearchRoute, searchLoader } from './search';
 
@@ -18,31 +19,7 @@ beforeEach(() =>
 );
 afterEach(() => vi.unstubAllGlobals());
 
-const phone = (n: number, overrides: Partial<Product> = {}): Product => ({
-  _id: `7b0a3c1e-0000-4000-8000-${String(n).padStart(12, '0')}`,
-  modelName: `iPhone 13 #${n}`,
-  image: '/images/0123456789abcdef0123456789abcdef-640.webp',
-  originalPrice: 799,
-  resellPrice: 400 + n,
-  location: 'Austin, TX',
-  description: 'A well kept phone.',
-  timeOfPost: '2026-11-02T09:30:00.000Z',
-  timeUsed: 10,
-  condition: 'Good',
-  sellerName: 'Maya Chen',
-  categoryId: '01',
-  userStatus: 'verified',
-  status: 'available',
-  sellerRating: { average: null, count: 0 },
-  sellerId: '7b0a3c1e-0000-4000-8000-0000000000aa',
-  photos: ['/images/0123456789abcdef0123456789abcdef-640.webp'],
-  specificatons: { ram: '4 GB', storage: '128 GB', color: 'Blue', battery: 3200 },
-  batteryHealth: null,
-  imeiChecked: false,
-  previousPrice: null,
-  priceNote: null,
-  ...overrides,
-});
+const phone = publicPhone;
 
 const Nothing = () => null;
 

@@ -1,0 +1,2 @@
+CREATE INDEX "products_available_model_price_idx" ON "products" USING btree ("model_key","storage","resell_price_cents") WHERE "products"."status" = 'available';--> statement-breakpoint
+CREATE INDEX "products_available_category_price_idx" ON "products" USING btree ("category_id","resell_price_cents") WHERE "products"."status" = 'available';
