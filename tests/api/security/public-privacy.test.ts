@@ -110,6 +110,7 @@ const PUBLIC_CALLS: Record<string, () => string[]> = {
   product: () => [ids.forSale, ids.booked, ids.paid, ids.sold].map((id) => `/api/products/${id}`),
   seller: () => [`/api/sellers/${ids.seller}`],
   sellerListings: () => [`/api/sellers/${ids.seller}/products`],
+  priceHistory: () => ['/api/price-guide/history?modelName=Privacy%20Phone%2012&storage=128%20GB'],
   health: () => ['/api/health'],
   config: () => ['/api/config'],
 };
