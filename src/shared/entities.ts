@@ -118,6 +118,8 @@ export type PriceVerdict = (typeof PRICE_VERDICTS)[number];
  */
 export const priceHistorySchema = z.object({
   weeks: z.number().int().positive(),
+  /** The Monday (UTC) of the first of those weeks: the chart's axis starts there. */
+  since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   /** The counted sales of the whole history, outliers left out; 0 when it does not speak. */
   count: z.number().int().nonnegative(),
   /** The lowest and highest of those sales. */

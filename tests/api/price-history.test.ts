@@ -148,6 +148,7 @@ describe('a model’s price history', () => {
     await sales(modelName, [300, 310, 320, 330, 340, 350], { sellers: [first, second] });
     expect(await historyOf({ modelName, storage: '128 GB', price: '300' })).toEqual({
       weeks: 52,
+      since: weekName(51),
       count: 0,
       low: null,
       high: null,
@@ -295,6 +296,7 @@ describe('the price history call', () => {
         'low',
         'median',
         'points',
+        'since',
         'typical',
         'verdict',
         'week',

@@ -266,6 +266,7 @@ const verdictOf = (cents: number, typical: { low: number; high: number }): Price
   cents < typical.low ? 'low' : cents > typical.high ? 'high' : 'typical';
 
 type HistoryRow = Row & {
+  since: string;
   total: number;
   total_sellers: number;
   total_buyers: number;
@@ -322,7 +323,8 @@ export async function priceHistoryFor(db: Db, query: PriceHistoryQuery): Promise
       select t.*, f.*,
         (select coalesce(json_agg(weekly order by week), '[]'::json) from weekly) as points
       from (
-        select count(*)::int as total, count(distinct seller_id)::int as total_sellers,
+        select to_char(${since} at time zone 'UTC', 'YYYY-MM-DD') as since,
+          count(*)::int as total, count(distinct seller_id)::int as total_sellers,
           count(distinct buyer_id)::int as total_buyers,
           min(price_cents) as total_low, max(price_cents) as total_high
         from history_kept
@@ -350,6 +352,7 @@ export async function priceHistoryFor(db: Db, query: PriceHistoryQuery): Promise
   const typical = recentSpeaks ? typicalOf(figures) : null;
   return {
     weeks: PRICE_HISTORY_WEEKS,
+    since: row?.since ?? '',
     count: speaks ? Number(row.total) : 0,
     low: speaks ? dollars(row.total_low) : null,
     high: speaks ? dollars(row.total_high) : null,

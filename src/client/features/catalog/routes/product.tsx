@@ -3,6 +3,7 @@ import { useAuthUser } from '@client/lib/auth/use-auth';
 import { ensureCurrent } from '@client/lib/ensure-current';
 import { formatDollars, storageLabel } from '@client/lib/format';
 import { PageHead } from '@client/lib/page-head';
+import { priceHistoryQueryOptions } from '@client/lib/price-history';
 import { CATEGORIES } from '@shared/constants';
 import type { Product, SellerProfile } from '@shared/entities';
 import { srcSetOf } from '@shared/images';
@@ -13,6 +14,7 @@ import { productQueryOptions, useProduct } from '../api/get-product';
 import { sellerPreviewQueryOptions, useOtherPhones } from '../api/get-seller-listings';
 import { AdminWithdraw } from '../components/admin-withdraw';
 import { AskSeller } from '../components/ask-seller';
+import { ModelPriceHistory, priceHistoryQuestionOf } from '../components/model-price-history';
 import { PhotoGallery } from '../components/photo-gallery';
 import { ProductActions } from '../components/product-actions';
 import { PriceTag, ProductDetails, StatusBadge } from '../components/product-details';
@@ -23,7 +25,7 @@ import { usePhoneActions } from '../use-phone-actions';
 
 /**
  * The phone loads before the page shows; a deleted or unknown one is the 404 page. The seller's
- * other phones are loaded too, but the page does not depend on them.
+ * other phones and the model's price history are loaded too, but the page does not depend on them.
  */
 export const productLoader =
   (queryClient: QueryClient) =>
@@ -31,6 +33,8 @@ export const productLoader =
     const id = idOrNotFound(params.id);
     const { product } = await ensureCurrent(queryClient, productQueryOptions(id)).catch(notFoundOn);
     await queryClient.prefetchQuery(sellerPreviewQueryOptions(product.sellerId));
+    // The model's price history (issue 33) is on the page as rendered; its failure is not.
+    await queryClient.prefetchQuery(priceHistoryQueryOptions(priceHistoryQuestionOf(product)));
     return id;
   };
 
@@ -225,6 +229,7 @@ export function ProductRoute() {
           )}
           <p className="break-words whitespace-pre-line">{product.description}</p>
           <ProductDetails product={product} className="text-base" />
+          <ModelPriceHistory product={product} />
           <SellerBox product={product} seller={seller} />
           {/* A question before booking (issue 20): buyers and visitors, on a phone for sale. */}
           {!sold && !withdrawn && actions.buyerActions && (
