@@ -97,10 +97,10 @@ export function PriceHistory({
 
 const WIDTH = 400;
 const HEIGHT = 210;
-const LEFT = 48;
+const LEFT = 54;
 const RIGHT = WIDTH - 10;
 const TOP = 12;
-const BOTTOM = HEIGHT - 34;
+const BOTTOM = HEIGHT - 38;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A round step for about `count` ticks over `span`: 1, 2 or 5 times a power of ten. */
@@ -159,13 +159,14 @@ function Chart({
   const priceY = price === undefined ? 0 : y(price);
 
   return (
-    <figure className="space-y-2">
+    // Not a <figure>: daisyUI lays a card's figures out as a row.
+    <div className="space-y-2">
       <svg
         role="img"
         aria-label={PRICE_HISTORY_TEXT.summary(history, points, price)}
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         className="h-auto w-full max-w-xl text-base-content"
-        fontSize={12}
+        fontSize={14}
       >
         <defs>
           <pattern id={hatch} width={6} height={6} patternUnits="userSpaceOnUse">
@@ -295,7 +296,7 @@ function Chart({
           </g>
         )}
       </svg>
-      <figcaption>
+      <div>
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-base-content/80">
           <LegendItem label={PRICE_HISTORY_TEXT.legendMedian}>
             <line x1={1} x2={19} y1={7} y2={7} className="stroke-primary" strokeWidth={2} />
@@ -364,8 +365,8 @@ function Chart({
             </table>
           </div>
         </details>
-      </figcaption>
-    </figure>
+      </div>
+    </div>
   );
 }
 
