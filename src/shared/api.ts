@@ -38,6 +38,7 @@ import {
   payoutAccountSchema,
   payoutSummarySchema,
   priceGuideSchema,
+  priceHistorySchema,
   productSchema,
   reportedMessageSchema,
   saleSchema,
@@ -343,6 +344,11 @@ export const priceGuideQuerySchema = z.object({
     .optional(),
 });
 
+/** A price history's question (issue 33): a phone like this one, and its price if it has one. */
+export const priceHistoryQuerySchema = priceGuideQuerySchema.extend({
+  price: dollarsInputSchema.optional(),
+});
+
 export const searchResultSchema = z.object({
   /** How many phones match, counted on the first page only (null on the next ones). */
   count: z.number().int().nonnegative().nullable(),
@@ -625,6 +631,14 @@ export const calls = define({
     tag: 'products',
     query: priceGuideQuerySchema,
     response: priceGuideSchema,
+  },
+  /** What a model sold for by week, public (a phone's page shows it), never who sold it. */
+  priceHistory: {
+    ...callRoutes.priceHistory,
+    access: 'public',
+    tag: 'catalog',
+    query: priceHistoryQuerySchema,
+    response: priceHistorySchema,
   },
   unverifySeller: {
     ...callRoutes.unverifySeller,

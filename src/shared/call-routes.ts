@@ -41,6 +41,7 @@ export const callRoutes = {
   withdrawProduct: route('POST', '/products/:id/withdraw'),
   relistProduct: route('POST', '/products/:id/relist'),
   priceGuide: route('GET', '/price-guide'),
+  priceHistory: route('GET', '/price-guide/history'),
   listBlockedImeis: route('GET', '/imeis/blocked'),
   blockImei: route('POST', '/imeis/blocked'),
   unblockImei: route('DELETE', '/imeis/blocked/:id'),

@@ -34,6 +34,15 @@ export const PRICE_GUIDE_DAYS = 90;
 export const PRICE_GUIDE_MIN_SALES = 5;
 export const PRICE_GUIDE_MIN_PARTIES = 3;
 
+/**
+ * A model's price history (issue 33, decision 051): the same counted sales over the last
+ * PRICE_HISTORY_WEEKS weeks (the current one included), by week. The whole history speaks by the
+ * guide's rule; a week is drawn only with sales by PRICE_HISTORY_WEEK_MIN_PARTIES sellers to as
+ * many buyers, so no one seller draws a point of the chart.
+ */
+export const PRICE_HISTORY_WEEKS = 52;
+export const PRICE_HISTORY_WEEK_MIN_PARTIES = 2;
+
 /** Photos of one phone, the cover first (issue 18). */
 export const PRODUCT_PHOTOS_MAX = 6;
 

@@ -107,6 +107,54 @@ export const priceGuideSchema = z.object({
 });
 export type PriceGuide = z.infer<typeof priceGuideSchema>;
 
+/** Where a price stands against what phones like it sold for lately (decision 051). */
+export const PRICE_VERDICTS = ['low', 'typical', 'high'] as const;
+export type PriceVerdict = (typeof PRICE_VERDICTS)[number];
+
+/**
+ * A model's sold prices by week over the last PRICE_HISTORY_WEEKS weeks (issue 33, decision 051),
+ * and where a price stands against the last PRICE_GUIDE_DAYS days. Figures of sales only, never
+ * who bought or sold.
+ */
+export const priceHistorySchema = z.object({
+  weeks: z.number().int().positive(),
+  /** The Monday (UTC) of the first of those weeks: the chart's axis starts there. */
+  since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  /** The counted sales of the whole history, outliers left out; 0 when it does not speak. */
+  count: z.number().int().nonnegative(),
+  /** The lowest and highest of those sales. */
+  low: dollarsSchema.nullable(),
+  high: dollarsSchema.nullable(),
+  /** The weeks with enough sales to show, oldest first; a week is its Monday (UTC). */
+  points: z.array(
+    z.object({
+      week: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      count: z.number().int().positive(),
+      median: dollarsSchema,
+      low: dollarsSchema,
+      high: dollarsSchema,
+    }),
+  ),
+  /**
+   * The usual prices of the last `days` days, as the guide and the cards' notes count them
+   * (the same condition when it has enough sales of its own): the middle half, `low` to `high`,
+   * and the median. Null when those sales do not speak.
+   */
+  typical: z
+    .object({
+      basis: z.enum(['model-storage-condition', 'model-storage']),
+      days: z.number().int().positive(),
+      count: z.number().int().positive(),
+      low: dollarsSchema,
+      median: dollarsSchema,
+      high: dollarsSchema,
+    })
+    .nullable(),
+  /** Where the asked price stands: null without a price or without `typical`. */
+  verdict: z.enum(PRICE_VERDICTS).nullable(),
+});
+export type PriceHistory = z.infer<typeof priceHistorySchema>;
+
 /** An IMEI the admin blocked as reported stolen (issue 19); never the IMEI itself. */
 export const blockedImeiSchema = z.object({
   _id: idSchema,

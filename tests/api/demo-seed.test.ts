@@ -144,6 +144,21 @@ describe('demo data', () => {
     expect(all.prices).toHaveLength(6);
   });
 
+  it('draws a year of the iPhone 13’s prices on its page, and calls its $449 low', async () => {
+    const res = await t.app.inject(
+      '/api/price-guide/history?modelName=iPhone%2013&storage=128%20GB&condition=Good&price=449',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const history = res.json();
+    // The older sales' nine weeks; the last 90 days' single sales a week are not drawn.
+    expect(history.points).toHaveLength(9);
+    expect(history.count).toBe(27);
+    expect(history).toMatchObject({
+      typical: { basis: 'model-storage', median: 474 },
+      verdict: 'low',
+    });
+  });
+
   it("writes its sales as the sale process does: the soak's reconciliation finds nothing wrong", async () => {
     const sold = (await everyPhone()).filter((p) => p.status === 'sold').map((p) => p._id);
     const ledger = { acknowledged: [], released: [], sales: [] };

@@ -1,10 +1,11 @@
 /** The storefront the browser tests see: known phones in four brands, none in Xiaomi ('05'). */
+import { randomUUID } from 'node:crypto';
 import type { IdentityProvider } from '../../src/server/auth/identity-provider';
 import type { Db } from '../../src/server/db/client';
-import { users } from '../../src/server/db/schema';
+import { orders, users } from '../../src/server/db/schema';
 import type { ImageStore } from '../../src/server/images/image-store';
 import { phoneSvg } from '../../src/server/seed/phone-art';
-import { advertise, createProduct, createSeller } from '../helpers/factories';
+import { advertise, createProduct, createSeller, orderValues } from '../helpers/factories';
 
 /** Where the local OpenID provider listens (runs side by side set E2E_OIDC_PORT apart). */
 export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 4400);
@@ -37,6 +38,15 @@ export const FIXTURE = {
   plain: { modelName: 'iPhone SE (2022)' },
   samsung: { modelName: 'Galaxy S22' },
   advertised: ['Galaxy S22', 'Oppo Reno 10'],
+  /** Past sales of the featured model: days ago, and the prices of that day (dollars). */
+  pastSales: [
+    [300, [899, 929]],
+    [260, [879, 905]],
+    [220, [849, 869]],
+    [180, [829, 845]],
+    [140, [799, 819]],
+    [100, [769, 789]],
+  ],
 } as const;
 
 export async function seedFixture(
@@ -120,4 +130,34 @@ export async function seedFixture(
   await advertise(db, samsung);
   await advertise(db, oppo);
   await advertise(db, soldOppo);
+  await db.insert(orders).values(pastSalesOf(f.modelName, f.storage));
+}
+
+/**
+ * Completed sales of phones like the featured one (issue 33): two a week in six weeks, 100 to
+ * 300 days old, by six sellers to six buyers, all accounts and phones since deleted (a sale
+ * outlives both), so nobody's lists or money change. Older than the guide's 90 days: no card
+ * gets a price note; its page draws the model's price history.
+ */
+function pastSalesOf(modelName: string, storage: string) {
+  const sellers = Array.from({ length: 6 }, () => randomUUID());
+  return FIXTURE.pastSales.flatMap(([daysAgo, prices], week) =>
+    prices.map((price, k) => {
+      const at = new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000);
+      const buyer = { id: randomUUID(), email: `past-buyer-${week}-${k}@e2e.example` };
+      return orderValues(buyer, randomUUID(), {
+        productName: modelName,
+        storage,
+        condition: 'Good',
+        priceCents: price * 100,
+        status: 'paid',
+        stage: 'completed',
+        sellerId: sellers[(week + k) % sellers.length] ?? null,
+        armsLength: true,
+        paidAt: new Date(at.getTime() - 60 * 60 * 1000),
+        completedAt: at,
+        createdAt: new Date(at.getTime() - 2 * 60 * 60 * 1000),
+      });
+    }),
+  );
 }

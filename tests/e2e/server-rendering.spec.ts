@@ -63,6 +63,24 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(FIXTURE.verifiedSeller.name);
   });
 
+  test("a phone's page charts its model's sold prices, with a table as the chart's text", async ({
+    page,
+    request,
+  }) => {
+    const f = FIXTURE.featured;
+    await page.goto(`/product/${await phoneId(request, '01', f.modelName)}`);
+    const history = page.getByRole('region', { name: 'Price history' });
+    const chart = history.getByRole('img', { name: /^Chart of sold prices by week/ });
+    await expect(chart).toBeVisible();
+    await expect(chart).toHaveAccessibleName(/12 sales from \$769\u2060–\u2060\$929/);
+    await expect(chart).toContainText(`This phone $${f.resellPrice}`);
+    // The text alternative: one row a week, under a disclosure that opens without JavaScript.
+    await history.getByText('Weekly prices as a table').click();
+    const rows = history.getByRole('table').getByRole('row');
+    await expect(rows).toHaveCount(FIXTURE.pastSales.length + 1);
+    await expect(rows.nth(1).getByRole('cell')).toHaveText(['2', '$914', '$899', '$929']);
+  });
+
   test('the sign-in form shows, but cannot be sent before the page is interactive', async ({
     page,
   }) => {
@@ -70,6 +88,25 @@ test.describe('without JavaScript', () => {
     await expect(page.getByLabel('Email')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
   });
+});
+
+test("a phone's price history fits a phone's width, in the dark theme too, hydrated as rendered", async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`/product/${await phoneId(request, '01', FIXTURE.featured.modelName)}`);
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
+  const chart = page.getByRole('img', { name: /^Chart of sold prices by week/ });
+  await chart.scrollIntoViewIfNeeded();
+  const box = await chart.boundingBox();
+  expect(box?.width).toBeGreaterThan(250);
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(360);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  // Its marks take the theme's colours: the median line is not the light theme's text colour.
+  const line = chart.locator('polyline');
+  expect(await line.evaluate((el) => getComputedStyle(el).stroke)).not.toBe('rgb(0, 0, 0)');
 });
 
 test('a rendered page comes compressed, and is never cached by the browser', async ({ page }) => {

@@ -13,16 +13,18 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { priceGuideQuerySchema } from '../../shared/api';
+import type { priceGuideQuerySchema, priceHistoryQuerySchema } from '../../shared/api';
 import {
   PRICE_GUIDE_DAYS,
   PRICE_GUIDE_MIN_PARTIES,
   PRICE_GUIDE_MIN_SALES,
+  PRICE_HISTORY_WEEK_MIN_PARTIES,
+  PRICE_HISTORY_WEEKS,
 } from '../../shared/constants';
-import type { PriceGuide, Product } from '../../shared/entities';
+import type { PriceGuide, PriceHistory, PriceVerdict, Product } from '../../shared/entities';
 import { type Db, rowsOf } from '../db/client';
 import { orders } from '../db/schema';
-import { toDollars } from './money';
+import { toCents, toDollars } from './money';
 
 export type PriceNote = Product['priceNote'];
 
@@ -42,20 +44,21 @@ export const OUTLIER_IQRS = 1.5;
 const countedSale = (sale: SQL) =>
   sql`${sale}.stage = 'completed' and ${sale}.arms_length and ${sale}.completed_at > now() - make_interval(days => ${PRICE_GUIDE_DAYS})`;
 
+/** The first and third quartiles of the prices (`cents`) of a group, as a float8[2]. */
+const QUARTILES = 'percentile_cont(array[0.25, 0.75]::float8[]) within group (order by cents)';
+
 /**
  * The figures of the comparable sales `sales` (a `from orders sale where ...`), of all of them
  * and (suffix `c`) of those where `same` holds (the same condition), each set trimmed to its
- * own fences: count, median, low, high, distinct sellers and buyers, and the fences themselves.
- * One read of the sales (the CTE is materialised once), whatever reads the figures.
+ * own fences: count, median, low, high, distinct sellers and buyers, and the fences themselves;
+ * with `quartiles`, also the first and third quartiles of the prices kept (q1, q3). One read of the sales (the CTE is materialised once), whatever reads the figures.
  */
-const figuresOf = (sales: SQL, same: SQL) => {
+const figuresOf = (sales: SQL, same: SQL, { quartiles: withQuartiles = false } = {}) => {
   const fences = (q: string, suffix: string) =>
     sql.raw(
       `${q}[1] - ${OUTLIER_IQRS} * (${q}[2] - ${q}[1]) as lo${suffix}, ${q}[2] + ${OUTLIER_IQRS} * (${q}[2] - ${q}[1]) as hi${suffix}`,
     );
-  const quartiles = sql.raw(
-    'percentile_cont(array[0.25, 0.75]::float8[]) within group (order by cents)',
-  );
+  const quartiles = sql.raw(QUARTILES);
   const of = (kept: string, suffix: string) =>
     sql.raw(`count(*) filter (where ${kept})::int as n${suffix},
         percentile_cont(0.5) within group (order by cents) filter (where ${kept}) as median${suffix},
@@ -63,7 +66,12 @@ const figuresOf = (sales: SQL, same: SQL) => {
         max(cents) filter (where ${kept}) as high${suffix},
         count(distinct seller_id) filter (where ${kept})::int as sellers${suffix},
         count(distinct buyer_id) filter (where ${kept})::int as buyers${suffix},
-        max(lo${suffix}) as lo${suffix}, max(hi${suffix}) as hi${suffix}`);
+        max(lo${suffix}) as lo${suffix}, max(hi${suffix}) as hi${suffix}${
+          withQuartiles
+            ? `, (${QUARTILES} filter (where ${kept}))[1] as q1${suffix},
+        (${QUARTILES} filter (where ${kept}))[2] as q3${suffix}`
+            : ''
+        }`);
   return sql`with sale as (
       select sale.price_cents as cents, sale.seller_id, sale.buyer_id, ${same} as same from ${sales}
     ), fence as (
@@ -127,6 +135,9 @@ type Figures = {
   buyers: number;
   lo: number | null;
   hi: number | null;
+  /** Only when asked for (`quartiles`): the quartiles of the prices kept. */
+  q1?: number | null;
+  q3?: number | null;
 };
 type Row = Figures & { [K in keyof Figures as `${K}c`]: Figures[K] };
 
@@ -148,6 +159,39 @@ const fromSeveral = (f: Figures, minSales: number) =>
   Number(f.buyers) >= PRICE_GUIDE_MIN_PARTIES;
 
 /**
+ * The figures a phone of `condition` is compared with, as the guide and the notes choose them:
+ * its condition's when they have PRICE_GUIDE_MIN_SALES sales by several parties, else every
+ * condition's; none (count 0) unless those are by several parties.
+ */
+function comparableOf(row: Row | undefined, condition: string | null) {
+  const all: Figures = row ?? NO_GUIDE;
+  const ofCondition: Figures = row
+    ? {
+        n: row.nc,
+        median: row.medianc,
+        low: row.lowc,
+        high: row.highc,
+        sellers: row.sellersc,
+        buyers: row.buyersc,
+        lo: row.loc,
+        hi: row.hic,
+        q1: row.q1c,
+        q3: row.q3c,
+      }
+    : NO_GUIDE;
+  const byCondition = condition !== null && fromSeveral(ofCondition, PRICE_GUIDE_MIN_SALES);
+  const chosen = byCondition ? ofCondition : all;
+  return {
+    basis: byCondition ? ('model-storage-condition' as const) : ('model-storage' as const),
+    byCondition,
+    figures: fromSeveral(chosen, 1) ? chosen : NO_GUIDE,
+  };
+}
+
+const dollars = (cents: number | null) =>
+  cents === null ? null : toDollars(Math.round(Number(cents)));
+
+/**
  * The guide for a phone like `query`: figures of its comparable sales and their prices, outliers
  * left out; none (count 0) unless they are by PRICE_GUIDE_MIN_PARTIES sellers to as many buyers.
  */
@@ -162,29 +206,12 @@ export async function priceGuideFor(db: Db, query: PriceGuideQuery): Promise<Pri
     db,
     figuresOf(sales, sql`${sale}.condition = ${condition}::text`),
   );
-  const all: Figures = row ?? NO_GUIDE;
-  const ofCondition: Figures = row
-    ? {
-        n: row.nc,
-        median: row.medianc,
-        low: row.lowc,
-        high: row.highc,
-        sellers: row.sellersc,
-        buyers: row.buyersc,
-        lo: row.loc,
-        hi: row.hic,
-      }
-    : NO_GUIDE;
-  const byCondition = condition !== null && fromSeveral(ofCondition, PRICE_GUIDE_MIN_SALES);
-  const chosen = byCondition ? ofCondition : all;
-  const figures = fromSeveral(chosen, 1) ? chosen : NO_GUIDE;
-  const dollars = (cents: number | null) =>
-    cents === null ? null : toDollars(Math.round(Number(cents)));
+  const { basis, byCondition, figures } = comparableOf(row, condition);
   const where = byCondition
     ? sql`${sale}.condition = ${condition}::text and ${sale}.price_cents between ${figures.lo}::float8 and ${figures.hi}::float8`
     : sql`${sale}.price_cents between ${figures.lo}::float8 and ${figures.hi}::float8`;
   return {
-    basis: byCondition ? 'model-storage-condition' : 'model-storage',
+    basis,
     days: PRICE_GUIDE_DAYS,
     count: Number(figures.n),
     median: figures.n === 0 ? null : dollars(figures.median),
@@ -214,4 +241,130 @@ async function pricesOf(db: Db, sales: SQL, where: SQL): Promise<number[]> {
       order by cents`,
   );
   return rows.map((r) => Number(r.cents));
+}
+
+type PriceHistoryQuery = z.output<typeof priceHistoryQuerySchema>;
+
+/**
+ * The usual prices, in cents, against which a price is low, typical or high (decision 051): from
+ * the first quartile of the comparable sales (outliers left out) to the lower of the third
+ * quartile and HIGH_PRICE_FACTOR times their median. A card's note is never contradicted: a
+ * "low" price is below the median ("Good price"), a "High price" (above HIGH_PRICE_FACTOR times
+ * the median) is "high", and a "high" one is above the median (never "Good price"). Rounded
+ * inwards to whole cents, so a price in cents compares with them exactly as with the figures.
+ */
+function typicalOf(figures: Figures) {
+  const median = Number(figures.median);
+  return {
+    low: Math.ceil(Number(figures.q1)),
+    median: Math.round(median),
+    high: Math.floor(Math.min(Number(figures.q3), HIGH_PRICE_FACTOR * median)),
+  };
+}
+
+const verdictOf = (cents: number, typical: { low: number; high: number }): PriceVerdict =>
+  cents < typical.low ? 'low' : cents > typical.high ? 'high' : 'typical';
+
+type HistoryRow = Row & {
+  since: string;
+  total: number;
+  total_sellers: number;
+  total_buyers: number;
+  total_low: number | null;
+  total_high: number | null;
+  points: { week: string; n: number; median: number; low: number; high: number }[] | string;
+};
+
+/**
+ * A model's sold prices by week (issue 33, decision 051): the sales the guide counts (completed,
+ * between unrelated accounts, the same model and storage) of the last PRICE_HISTORY_WEEKS weeks,
+ * weeks from Monday (UTC), outside Tukey's fences of the whole history left out; nothing unless
+ * the history has PRICE_GUIDE_MIN_SALES by PRICE_GUIDE_MIN_PARTIES sellers to as many buyers,
+ * and a week only with sales by PRICE_HISTORY_WEEK_MIN_PARTIES sellers to as many buyers. With
+ * the figures of the last PRICE_GUIDE_DAYS days as the guide reads them (the same condition
+ * when it has enough): the usual prices and where `price` stands. One statement, one read of
+ * the sales by orders_comparable_idx.
+ */
+export async function priceHistoryFor(db: Db, query: PriceHistoryQuery): Promise<PriceHistory> {
+  const sale = sql.raw('sale');
+  const condition = query.condition ?? null;
+  const since = sql`(date_trunc('week', now() at time zone 'UTC') - make_interval(weeks => ${PRICE_HISTORY_WEEKS - 1})) at time zone 'UTC'`;
+  const fence = sql.raw(
+    `q[1] - ${OUTLIER_IQRS} * (q[2] - q[1]) as lo, q[2] + ${OUTLIER_IQRS} * (q[2] - q[1]) as hi`,
+  );
+  const minParties = PRICE_HISTORY_WEEK_MIN_PARTIES;
+  const recent = sql`history ${sale} where ${sale}.completed_at > now() - make_interval(days => ${PRICE_GUIDE_DAYS})`;
+  const [row] = await rowsOf<HistoryRow>(
+    db,
+    sql`with history as materialized (
+        select ${sale}.price_cents, ${sale}.seller_id, ${sale}.buyer_id, ${sale}.condition,
+          ${sale}.completed_at,
+          to_char(date_trunc('week', ${sale}.completed_at at time zone 'UTC'), 'YYYY-MM-DD') as week
+        from ${orders} ${sale}
+        where ${sale}.model_key = ${modelKeyOf(query.modelName)}
+          and ${sale}.storage = ${query.storage}
+          and ${sale}.stage = 'completed' and ${sale}.arms_length
+          and ${sale}.completed_at >= ${since}
+      ), history_fence as (
+        select ${fence} from (
+          select percentile_cont(array[0.25, 0.75]::float8[]) within group (order by price_cents) as q
+          from history
+        ) quartiles
+      ), history_kept as (
+        select history.* from history, history_fence
+        where history.price_cents between history_fence.lo and history_fence.hi
+      ), weekly as (
+        select week, count(*)::int as n,
+          percentile_cont(0.5) within group (order by price_cents) as median,
+          min(price_cents) as low, max(price_cents) as high
+        from history_kept group by week
+        having count(distinct seller_id) >= ${minParties} and count(distinct buyer_id) >= ${minParties}
+      )
+      select t.*, f.*,
+        (select coalesce(json_agg(weekly order by week), '[]'::json) from weekly) as points
+      from (
+        select to_char(${since} at time zone 'UTC', 'YYYY-MM-DD') as since,
+          count(*)::int as total, count(distinct seller_id)::int as total_sellers,
+          count(distinct buyer_id)::int as total_buyers,
+          min(price_cents) as total_low, max(price_cents) as total_high
+        from history_kept
+      ) t, (${figuresOf(recent, sql`${sale}.condition = ${condition}::text`, { quartiles: true })}) f`,
+  );
+  const speaks =
+    row !== undefined &&
+    fromSeveral(
+      { ...NO_GUIDE, n: row.total, sellers: row.total_sellers, buyers: row.total_buyers },
+      PRICE_GUIDE_MIN_SALES,
+    );
+  const points = !speaks
+    ? []
+    : (typeof row.points === 'string' ? JSON.parse(row.points) : row.points).map(
+        (p: { week: string; n: number; median: number; low: number; high: number }) => ({
+          week: p.week,
+          count: Number(p.n),
+          median: toDollars(Math.round(Number(p.median))),
+          low: toDollars(Number(p.low)),
+          high: toDollars(Number(p.high)),
+        }),
+      );
+  const { basis, figures } = comparableOf(row, condition);
+  const recentSpeaks = fromSeveral(figures, PRICE_GUIDE_MIN_SALES);
+  const typical = recentSpeaks ? typicalOf(figures) : null;
+  return {
+    weeks: PRICE_HISTORY_WEEKS,
+    since: row?.since ?? '',
+    count: speaks ? Number(row.total) : 0,
+    low: speaks ? dollars(row.total_low) : null,
+    high: speaks ? dollars(row.total_high) : null,
+    points,
+    typical: typical && {
+      basis,
+      days: PRICE_GUIDE_DAYS,
+      count: Number(figures.n),
+      low: toDollars(typical.low),
+      median: toDollars(typical.median),
+      high: toDollars(typical.high),
+    },
+    verdict: typical && query.price !== undefined ? verdictOf(toCents(query.price), typical) : null,
+  };
 }

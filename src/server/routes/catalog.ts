@@ -29,7 +29,7 @@ type PublicRead = (db: Db) => Promise<{ items: unknown; nextCursor: string | nul
  * kept, so a phone listed a moment later shows at once. A person who has just written reuses
  * only an answer read at or past their write (plugins/read-routing.ts).
  */
-async function sendPublic(
+export async function sendPublic(
   request: FastifyRequest,
   reply: FastifyReply,
   read: PublicRead,

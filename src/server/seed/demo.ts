@@ -642,6 +642,41 @@ const PAST_SALES: { model: string; sales: PastSale[] }[] = [
   },
 ];
 
+/**
+ * Older sales of the iPhone 13 (issue 33): two or three a week on the same day, by different
+ * sellers to different past buyers, 96 to 355 days old, so its phone page draws a year of prices
+ * (a week is drawn with two sellers and two buyers). All older than the guide's 90 days: the
+ * guide and the notes above are as they were, and the demo buyer's orders too.
+ */
+const OLDER_SALES: { model: string; sales: PastSale[] }[] = [
+  {
+    model: 'iPhone 13',
+    sales: [
+      [355, 579, 'Good'],
+      [355, 595, 'Flawless'],
+      [320, 565, 'Good'],
+      [320, 549, 'Fair'],
+      [320, 585, 'Flawless'],
+      [285, 555, 'Good'],
+      [285, 539, 'Good'],
+      [250, 545, 'Good'],
+      [250, 529, 'Fair'],
+      [250, 559, 'Flawless'],
+      [215, 525, 'Good'],
+      [215, 539, 'Flawless'],
+      [180, 515, 'Good'],
+      [180, 499, 'Fair'],
+      [180, 529, 'Flawless'],
+      [145, 499, 'Good'],
+      [145, 515, 'Flawless'],
+      [110, 489, 'Good'],
+      [110, 475, 'Fair'],
+      [96, 485, 'Good'],
+      [96, 495, 'Flawless'],
+    ],
+  },
+];
+
 const PAST_SALE_TEXTS: Record<string, string> = {
   Flawless: 'No marks anywhere, always in a case. Box and cable included.',
   Good: 'Light signs of use on the frame, screen without scratches.',
@@ -812,12 +847,16 @@ export async function seedDemo(
       createdAt: ago((LISTINGS.length - i) * 1.5),
     });
   });
-  const past = PAST_SALES.flatMap(({ model, sales }) => {
+  const past = [
+    ...PAST_SALES.map((p) => ({ ...p, older: false })),
+    ...OLDER_SALES.map((p) => ({ ...p, older: true })),
+  ].flatMap(({ model, sales, older }) => {
     const listing = LISTINGS.find((l) => l[1] === model);
     if (!listing) throw new Error(`no demo listing of ${model}`);
     return sales.map(([daysAgo, price, condition], k) => ({
       daysAgo,
       price,
+      older,
       phone: phoneValues(listing, k + 1, {
         resellPriceCents: toCents(price),
         condition,
@@ -875,8 +914,11 @@ export async function seedDemo(
       ...DEMO_PAST_BUYERS,
       ...DEMO_PAST_BUYERS,
     ];
-    const sales = past.map(({ daysAgo, price, phone }, k) => {
-      const buyer = buyers[k % buyers.length] ?? DEMO_PAST_BUYERS[0];
+    const sales = past.map(({ daysAgo, price, phone, older }, k) => {
+      // The older sales by the past buyers only, in turn: none is the demo buyer's order.
+      const buyer =
+        (older ? DEMO_PAST_BUYERS[k % DEMO_PAST_BUYERS.length] : buyers[k % buyers.length]) ??
+        DEMO_PAST_BUYERS[0];
       const completedAt = ago(daysAgo);
       const paidAt = new Date(completedAt.getTime() - (1 + (k % 3)) * day);
       const intentId = `pi_${randomBytes(12).toString('hex')}`;

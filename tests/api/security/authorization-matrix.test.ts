@@ -627,6 +627,13 @@ const rows: Record<string, Row> = {
     ok: 200,
     request: get('/api/price-guide?modelName=Pixel%208&storage=128%20GB&condition=Good'),
   },
+  // Public: a phone's page shows what its model sold for (issue 33, decision 051).
+  'the price history': {
+    routes: ['GET /api/price-guide/history'],
+    rule: 'anyone',
+    ok: 200,
+    request: get('/api/price-guide/history?modelName=Pixel%208&storage=128%20GB&price=450'),
+  },
   'add a product': {
     routes: ['POST /api/products'],
     rule: 'anySeller',

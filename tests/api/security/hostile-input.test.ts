@@ -317,7 +317,16 @@ beforeAll(async () => {
     productId: anyOf(phones.map((p) => p.id)),
     orderId: anyOf(booked.map((o) => o.id)),
     email: anyOf(emails),
-    price: anyOf([...booked.map((o) => o.priceCents / 100), '12.345', -5]),
+    // A phone's price, and the price history's (issue 33): a dollar amount or refused.
+    price: anyOf([
+      ...booked.map((o) => o.priceCents / 100),
+      '12.345',
+      -5,
+      '0',
+      '$1,200',
+      '1e309',
+      '1000000.01',
+    ]),
     limit: fc.integer({ min: -5, max: 200 }),
     cursor: fc.oneof(
       fc.bigInt({ min: 0n, max: 2n ** 70n }).map(String),

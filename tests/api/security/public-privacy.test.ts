@@ -112,6 +112,7 @@ const PUBLIC_CALLS: Record<string, () => string[]> = {
     [ids.forSale, ids.booked, ids.paid, ids.sold].map((id) => `/api/products/${id}/similar`),
   seller: () => [`/api/sellers/${ids.seller}`],
   sellerListings: () => [`/api/sellers/${ids.seller}/products`],
+  priceHistory: () => ['/api/price-guide/history?modelName=Privacy%20Phone%2012&storage=128%20GB'],
   health: () => ['/api/health'],
   config: () => ['/api/config'],
 };

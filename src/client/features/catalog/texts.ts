@@ -27,6 +27,8 @@ export const CATALOG_TEXT = {
   previousPhoto: 'Previous photo',
   nextPhoto: 'Next photo',
   soldNotice: 'This phone has been sold.',
+  /** The price line of the model's price history (issue 33). */
+  thisPhone: 'This phone',
   /** Issue 19: its seller withdrew it. */
   withdrawnNotice: 'This phone is no longer listed.',
   adminWithdraw: 'Withdraw this listing',

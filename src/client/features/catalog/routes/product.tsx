@@ -3,6 +3,7 @@ import { useAuthUser } from '@client/lib/auth/use-auth';
 import { ensureCurrent } from '@client/lib/ensure-current';
 import { formatDollars, storageLabel } from '@client/lib/format';
 import { PageHead } from '@client/lib/page-head';
+import { priceHistoryQueryOptions } from '@client/lib/price-history';
 import { CATEGORIES } from '@shared/constants';
 import type { Product, SellerProfile } from '@shared/entities';
 import { srcSetOf } from '@shared/images';
@@ -14,6 +15,7 @@ import { sellerPreviewQueryOptions, useOtherPhones } from '../api/get-seller-lis
 import { similarProductsQueryOptions, useSimilarProducts } from '../api/get-similar-products';
 import { AdminWithdraw } from '../components/admin-withdraw';
 import { AskSeller } from '../components/ask-seller';
+import { ModelPriceHistory, priceHistoryQuestionOf } from '../components/model-price-history';
 import { PhotoGallery } from '../components/photo-gallery';
 import { ProductActions } from '../components/product-actions';
 import { PriceTag, ProductDetails, StatusBadge } from '../components/product-details';
@@ -25,7 +27,8 @@ import { usePhoneActions } from '../use-phone-actions';
 
 /**
  * The phone loads before the page shows; a deleted or unknown one is the 404 page. The seller's
- * other phones and phones like it are loaded too, but the page does not depend on them.
+ * other phones, phones like it and the model's price history are loaded too, but the page does not
+ * depend on them.
  */
 export const productLoader =
   (queryClient: QueryClient) =>
@@ -34,8 +37,10 @@ export const productLoader =
     const { product } = await ensureCurrent(queryClient, productQueryOptions(id)).catch(notFoundOn);
     await Promise.all([
       queryClient.prefetchQuery(sellerPreviewQueryOptions(product.sellerId)),
-      // Phones like it (issue 33), rendered by the server with the page: no second round trip.
+      // Phones like it and the model's price history (issue 33), rendered by the server with the
+      // page: no second round trip; their failure is not the page's.
       queryClient.prefetchQuery(similarProductsQueryOptions(id)),
+      queryClient.prefetchQuery(priceHistoryQueryOptions(priceHistoryQuestionOf(product))),
     ]);
     return id;
   };
@@ -235,6 +240,7 @@ export function ProductRoute() {
           )}
           <p className="break-words whitespace-pre-line">{product.description}</p>
           <ProductDetails product={product} className="text-base" />
+          <ModelPriceHistory product={product} />
           <SellerBox product={product} seller={seller} />
           {/* A question before booking (issue 20): buyers and visitors, on a phone for sale. */}
           {!sold && !withdrawn && actions.buyerActions && (

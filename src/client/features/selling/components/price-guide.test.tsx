@@ -1,4 +1,4 @@
-import type { PriceGuide as Guide } from '@shared/entities';
+import type { PriceGuide as Guide, PriceHistory as History } from '@shared/entities';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -19,15 +19,39 @@ const GUIDE: Guide = {
   prices: [455, 459, 469, 479, 489, 499],
 };
 
-/** Answers every price-guide request with `answer`, recording the URLs asked. */
-function stubGuide(answer: Guide | (() => Promise<Response>)) {
-  const fetch = vi.fn(async (_input: RequestInfo | URL) =>
-    typeof answer === 'function' ? answer() : Response.json(answer),
-  );
-  vi.stubGlobal('fetch', fetch);
+/** Too few sales to chart: the price history's answer unless a test gives one. */
+const NO_HISTORY: History = {
+  weeks: 52,
+  since: '2025-12-01',
+  count: 0,
+  low: null,
+  high: null,
+  points: [],
+  typical: null,
+  verdict: null,
+};
+
+const isHistory = (input: RequestInfo | URL) =>
+  new URL(String(input), 'http://localhost').pathname === '/api/price-guide/history';
+
+/**
+ * Answers every price-guide request with `answer`, recording the URLs asked (`fetch` counts
+ * them), and the price history's with `history` (recorded apart, in `historyUrls`).
+ */
+function stubGuide(answer: Guide | (() => Promise<Response>), history = NO_HISTORY) {
+  const all = vi.fn(async (input: RequestInfo | URL) => {
+    if (isHistory(input)) return Response.json(history);
+    fetch(input);
+    return typeof answer === 'function' ? answer() : Response.json(answer);
+  });
+  const fetch = vi.fn((_input: RequestInfo | URL) => {});
+  vi.stubGlobal('fetch', all);
+  const urlsOf = (calls: [RequestInfo | URL][]) =>
+    calls.map(([input]) => new URL(String(input), 'http://localhost'));
   return {
     fetch,
-    urls: () => fetch.mock.calls.map(([input]) => new URL(String(input), 'http://localhost')),
+    urls: () => urlsOf(fetch.mock.calls),
+    historyUrls: () => urlsOf(all.mock.calls.filter(([input]) => isHistory(input))),
   };
 }
 
@@ -131,5 +155,41 @@ describe('PriceGuide', () => {
     expect(await screen.findByText(/sold for \$474/)).toBeInTheDocument();
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(urls()[0]?.searchParams.get('modelName')).toBe('iPhone 13');
+  });
+
+  it('shows the model’s price history under the guide, with where the typed price stands', async () => {
+    const { historyUrls } = stubGuide(GUIDE, {
+      ...NO_HISTORY,
+      count: 6,
+      low: 455,
+      high: 499,
+      points: [
+        { week: '2026-09-07', count: 3, median: 469, low: 455, high: 479 },
+        { week: '2026-11-02', count: 3, median: 489, low: 479, high: 499 },
+      ],
+      typical: { basis: 'model-storage', days: 90, count: 6, low: 462, median: 474, high: 486 },
+      verdict: 'low',
+    });
+    renderGuide({ modelName: 'iPhone 13', storage: '128 GB', condition: 'Good', price: 449 });
+    expect(
+      await screen.findByText(
+        '$449 is a low price for this phone: similar ones usually sold for $462\u2060–\u2060$486 in the last 90 days.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: /^Chart of sold prices by week/ })).toHaveTextContent(
+      'Your price $449',
+    );
+    expect(Object.fromEntries(historyUrls().at(-1)?.searchParams ?? [])).toEqual({
+      modelName: 'iPhone 13',
+      storage: '128 GB',
+      condition: 'Good',
+      price: '449',
+    });
+  });
+
+  it('says when there are too few sales to chart', async () => {
+    stubGuide(GUIDE);
+    renderGuide({ modelName: 'iPhone 13', storage: '128 GB' });
+    expect(await screen.findByText('Not enough sales yet to chart.')).toBeInTheDocument();
   });
 });

@@ -3,7 +3,9 @@
  * for in the last 90 days, and a small chart of those prices with the seller's price marked.
  * A plain SVG strip plot: no chart library for a row of dots (decision 024).
  */
+import { PriceHistory } from '@client/components/ui/price-history';
 import { formatDollars } from '@client/lib/format';
+import { priceHistoryQueryOptions } from '@client/lib/price-history';
 import { CONDITION_OPTIONS, PRICE_GUIDE_DAYS, STORAGE_OPTIONS } from '@shared/constants';
 import type { PriceGuide as Guide } from '@shared/entities';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -31,6 +33,8 @@ export const PRICE_GUIDE_TEXT = {
         : ` Your price, ${formatDollars(price)}, is ${price < guide.median ? 'below' : price > guide.median ? 'above' : 'at'} the median.`,
     ].join(''),
   yourPrice: (price: number) => `Your price ${formatDollars(price)}`,
+  /** The price line of the model's price history (issue 33). */
+  yourPriceLine: 'Your price',
 };
 
 /** How long the model name must rest before the guide is asked (typing fires no request a key). */
@@ -84,6 +88,7 @@ export function PriceGuide({ modelName, storage, condition, price }: PriceGuideP
       {guide.data && question ? (
         <div className={guide.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
           <GuideBody guide={guide.data} price={price} />
+          <GuideHistory question={question} price={price} />
         </div>
       ) : guide.isError ? (
         <p className="mt-1 text-base-content/70">{PRICE_GUIDE_TEXT.unavailable}</p>
@@ -209,5 +214,33 @@ function PriceStrip({
         </g>
       )}
     </svg>
+  );
+}
+
+/**
+ * The model's sold prices over 12 months under the guide (issue 33), with where the seller's
+ * price stands. The price is asked once it rests, as the model is: typing asks no history a key.
+ */
+function GuideHistory({ question, price }: { question: PriceGuideQuestion; price?: number }) {
+  const shown = price !== undefined && Number.isFinite(price) && price > 0 ? price : undefined;
+  const settledPrice = useDebounced(shown, MODEL_DEBOUNCE_MS);
+  const history = useQuery({
+    ...priceHistoryQueryOptions({
+      ...question,
+      ...(settledPrice === undefined ? {} : { price: settledPrice }),
+    }),
+    placeholderData: keepPreviousData,
+  });
+  if (!history.data) return null;
+  return (
+    <div className="mt-3 border-t border-base-300 pt-2">
+      <PriceHistory
+        history={history.data}
+        price={settledPrice}
+        priceLabel={PRICE_GUIDE_TEXT.yourPriceLine}
+        headingLevel="h4"
+        showEmpty
+      />
+    </div>
   );
 }
