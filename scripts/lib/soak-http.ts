@@ -78,6 +78,15 @@ export class Http {
     );
   }
 
+  /** The outages so far, as wall-clock times, for an error's sample. */
+  private outagesNow(): string {
+    const iso = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+    return (
+      this.outages.map((o) => `${iso(o.from)}-${o.to === null ? 'open' : iso(o.to)}`).join(', ') ||
+      'none'
+    );
+  }
+
   /** Whether asking again has gone on past its minute (the error is already counted). */
   private gaveUp(unavailableSince: { at: number | null }): boolean {
     return unavailableSince.at !== null && Date.now() - unavailableSince.at > 60_000;
@@ -205,7 +214,9 @@ export class Http {
     if (status >= 500) {
       if (this.lostInKill(operation, sentAt, elapsed)) return null;
       this.stats.record(operation, elapsed, String(status));
-      this.stats.error('server-error', operation, `${status} ${text}`, status);
+      // When, against the outages: a 5xx outside them is what a failure's reader looks for.
+      const at = `answered ${new Date().toISOString()} after ${Math.round(elapsed)} ms; outages ${this.outagesNow()}`;
+      this.stats.error('server-error', operation, `${status} ${text} (${at})`, status);
       return null;
     }
     const retryAfterS = Number(responseHeaders.get('retry-after')) || (options.retryAfterS ?? 0);

@@ -54,7 +54,7 @@ export class SoakStats {
       this.errors.set(key, summary);
     }
     summary.count++;
-    if (summary.samples.length < 5) summary.samples.push(detail.slice(0, 300));
+    if (summary.samples.length < 5) summary.samples.push(detail.slice(0, 500));
   }
 
   get errorCount(): number {

@@ -151,12 +151,15 @@ test('the dashboard drawer by keyboard: Enter opens it, Tab stays in it, Escape 
   const close = drawer.getByRole('button', { name: 'Close dashboard menu' });
   const orders = drawer.getByRole('link', { name: 'My Orders' });
   const wishList = drawer.getByRole('link', { name: 'My WishList' });
+  const savedSearches = drawer.getByRole('link', { name: 'Saved searches' });
   const messages = drawer.getByRole('link', { name: 'Messages' });
   await expect(close).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(orders).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(wishList).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(savedSearches).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(messages).toBeFocused();
   await page.keyboard.press('Tab');
