@@ -162,7 +162,10 @@ async function wordsLoosely(
  * Every filter but the words, as the counts beside the table take them; `location` as the
  * database's `lower()` folds the query's (as ILIKE does).
  */
-const countFilters = (q: SearchQuery, location: string | undefined): CountQuery => ({
+export const countFilters = (
+  q: Omit<SearchQuery, 'limit' | 'cursor'>,
+  location: string | undefined,
+): CountQuery => ({
   includeSold: q.includeSold === true,
   brand: q.brand,
   ram: q.ram,

@@ -7,8 +7,7 @@ import { type SearchQuery, searchQuerySchema } from '../../shared/api';
 import { SEARCH_SORTS } from '../../shared/constants';
 import { type Db, rowsOf, type Tx } from '../db/client';
 import { DomainError } from '../domain/domain-error';
-import { toCents } from '../repositories/money';
-import { searchWords } from '../repositories/search';
+import { countFilters, searchWords } from '../repositories/search';
 import type { Criteria } from './matcher';
 
 /** The search without its page (a saved search is every page of it). */
@@ -74,22 +73,15 @@ export async function madeByDatabase(
   return { words, locationLower: row?.location_lower ?? null };
 }
 
-/** The matcher's criteria of a saved query, with what the database made of it. */
+/** The matcher's criteria of a saved query: the search's own filters, with the words it makes. */
 export function criteriaOf(
   q: SavedQuery,
   made: { words: readonly string[]; locationLower: string | null },
 ): Criteria {
-  return {
-    brand: q.brand,
-    ram: q.ram,
-    storage: q.storage,
-    condition: q.condition,
-    minPriceCents: q.minPrice === undefined ? undefined : toCents(q.minPrice),
-    maxPriceCents: q.maxPrice === undefined ? undefined : toCents(q.maxPrice),
-    minBattery: q.minBattery,
-    minBatteryHealth: q.minBatteryHealth,
-    location: made.locationLower ?? undefined,
-    verified: q.verified === true,
-    words: made.words,
-  };
+  const {
+    includeSold: _sold,
+    words: _none,
+    ...filters
+  } = countFilters(q, made.locationLower ?? undefined);
+  return { ...filters, words: made.words };
 }

@@ -20,23 +20,14 @@ import {
   RAM_OPTIONS,
   STORAGE_OPTIONS,
 } from '../../shared/constants';
+import type { CountQuery } from '../search/search-counts';
 
-/** What a saved search asks of a phone for sale, as the search asks it (words as typed). */
-export type Criteria = {
-  brand?: readonly string[];
-  ram?: readonly string[];
-  storage?: readonly string[];
-  condition?: readonly string[];
-  minPriceCents?: number;
-  maxPriceCents?: number;
-  minBattery?: number;
-  minBatteryHealth?: number;
-  /** The location text as the database's `lower()` folds it: the phone's must contain it. */
-  location?: string;
-  verified: boolean;
-  /** The words as the catalog's are made: each must be a word of the phone. */
-  words: readonly string[];
-};
+/**
+ * What a saved search asks of a phone for sale: the search's filters as its counts take them
+ * (the location as `lower()` folds it, which the phone's must contain), and its words as the
+ * catalog's are made, each of which must be a word of the phone (as typed).
+ */
+export type Criteria = Omit<CountQuery, 'includeSold' | 'words'> & { words: readonly string[] };
 
 /** A phone for sale as the matcher sees it. */
 export type PhoneFacts = {
