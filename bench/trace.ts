@@ -3,7 +3,7 @@
  * bench's blocking-time figures, for finding where the main thread's time goes rather than
  * guessing. Not a figure of the bench (Lighthouse's own figures are); a tool to run by hand:
  *
- *   npx tsx bench/trace.ts [--cpu=4] [--runs=3] [--min=10] /category/01 /signin …
+ *   npx tsx bench/trace.ts [--cpu=4] [--runs=3] [--min=10] /category/01 /signin /product/:id …
  *
  * Starts the server on the demo data (the built client: `npm run build` first), loads each path
  * in Chromium with the CPU slowed `--cpu` times (4 is Lighthouse's mobile slowdown) and no
@@ -14,6 +14,7 @@
  */
 import { chromium } from 'playwright';
 import { withAppServer } from './lib/app-server';
+import { publicPages } from './lighthouse';
 
 type TraceEvent = {
   name: string;
@@ -144,7 +145,10 @@ function analyse(events: TraceEvent[]) {
 await withAppServer({ seedDemo: true }, async (origin) => {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
-    for (const path of paths) {
+    // `/product/:id` stands for the demo phone's page the Lighthouse bench measures.
+    const phone = (await publicPages(origin)).find((p) => p.label === '/product/:id');
+    for (const asked of paths) {
+      const path = asked === '/product/:id' && phone ? phone.path : asked;
       for (let run = 1; run <= RUNS; run++) {
         const context = await browser.newContext({
           viewport: { width: 412, height: 823 },
