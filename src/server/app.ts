@@ -312,6 +312,13 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       db: opts.database.db,
       index: savedSearchIndex,
       digestHours: opts.config.SAVED_SEARCH_DIGEST_HOURS,
+      onPhoneError: (err, productId, dropped) =>
+        fastify.log.error(
+          { err, productId },
+          dropped
+            ? 'saved-search alerts of a phone failed too often; dropped from the queue'
+            : 'saved-search alerts of a phone failed; tried again next round',
+        ),
     },
     () => services.outbox.kick(),
     (err) => fastify.log[levelOfFailure(err)]({ err }, 'saved-search alerts failed; retried'),

@@ -5,10 +5,15 @@
  * search or a deleted account, daily digests that group the day's phones, two alert workers
  * that tell once, and the count of waiting buyers a seller sees.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/server/db/client';
 import { type products, savedSearchAlerts, users } from '../../src/server/db/schema';
-import { runDigests, SavedSearchAlerts } from '../../src/server/saved-searches/alerts';
+import {
+  MAX_ATTEMPTS,
+  runDigests,
+  SavedSearchAlerts,
+} from '../../src/server/saved-searches/alerts';
 import { SavedSearchIndex } from '../../src/server/saved-searches/saved-search-index';
 import { SAVED_SEARCHES_MAX } from '../../src/shared/constants';
 import { type Account, createAccount, createAdmin } from '../helpers/accounts';
@@ -229,6 +234,54 @@ describe('two servers', () => {
     );
     await Promise.all(workers.map((w) => w.round()));
     for (const buyer of buyers) expect(await alertsOf(buyer)).toHaveLength(6);
+  });
+});
+
+describe('a phone whose alerts cannot be told', () => {
+  it('holds up no other phone, is tried again each round, and is dropped after the last try', async () => {
+    const buyer = await createAccount(t.app, 'user');
+    const word = uniqueWord();
+    await save(buyer, `q=${word}`);
+    const bad = await list(word);
+    const good = await list(word);
+    // Recording this one phone's alert fails, as a bug or a bad row would.
+    await t.database.db.execute(
+      sql.raw(`create function fail_alert() returns trigger language plpgsql as $$
+        begin raise exception 'alert refused'; end $$`),
+    );
+    await t.database.db.execute(
+      sql.raw(`create trigger fail_alert before insert on saved_search_alerts for each row
+        when (new.product_id = '${bad.id}') execute function fail_alert()`),
+    );
+    const failures: [string, boolean][] = [];
+    const worker = new SavedSearchAlerts(
+      {
+        db: t.database.db,
+        index: new SavedSearchIndex(t.database.db),
+        digestHours: 24,
+        onPhoneError: (_err, productId, dropped) => failures.push([productId, dropped]),
+      },
+      () => undefined,
+      (err) => {
+        throw err;
+      },
+    );
+    try {
+      await worker.round();
+      expect((await alertsOf(buyer)).map((n) => n.link)).toEqual([`/product/${good.id}`]);
+      expect(failures).toEqual([[bad.id, false]]);
+      for (let round = 2; round <= MAX_ATTEMPTS; round++) await worker.round();
+      expect(failures).toHaveLength(MAX_ATTEMPTS);
+      expect(failures.at(-1)).toEqual([bad.id, true]);
+      const left = await rowsOf(
+        t.database.db,
+        sql`select 1 from listing_alert_queue where product_id = ${bad.id}`,
+      );
+      expect(left).toEqual([]);
+    } finally {
+      await t.database.db.execute(sql.raw('drop trigger fail_alert on saved_search_alerts'));
+      await t.database.db.execute(sql.raw('drop function fail_alert()'));
+    }
   });
 });
 

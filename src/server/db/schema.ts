@@ -902,6 +902,8 @@ export const listingAlertQueue = pgTable('listing_alert_queue', {
   seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   productId: uuid('product_id').notNull(),
   reason: text('reason', { enum: ['listed', 'relisted', 'price-drop'] }).notNull(),
+  /** Rounds whose telling of this phone failed; at MAX_ATTEMPTS it is dropped, logged. */
+  attempts: integer('attempts').notNull().default(0),
   createdAt: createdAt(),
 });
 

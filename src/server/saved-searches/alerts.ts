@@ -78,15 +78,31 @@ export async function phoneFactsOf(
 const phoneName = (row: { model_name: string; storage: string; condition: string }) =>
   `${row.model_name} (${row.storage === '1 GTB' ? '1 TB' : row.storage}, ${row.condition})`;
 
-export type AlertWork = { db: Db; index: SavedSearchIndex; digestHours: number };
+export type AlertWork = {
+  db: Db;
+  index: SavedSearchIndex;
+  digestHours: number;
+  /** A phone whose alerts could not be told this round (logged by the caller). */
+  onPhoneError?: (err: unknown, productId: string, dropped: boolean) => void;
+};
 
-/** One batch of the queue; answers how many phones it took (0: the queue is empty). */
-async function alertBatch({ db, index }: AlertWork): Promise<number> {
-  const searches = await index.current();
-  return db.transaction(async (tx) => {
-    const queued = await rowsOf<{ seq: string; product_id: string; reason: string }>(
+/** Rounds a queued phone may fail before it is dropped, so it never holds up the queue. */
+export const MAX_ATTEMPTS = 5;
+
+type Queued = { seq: string; product_id: string; attempts: number };
+type Match = { searchId: string; phone: PhoneRow };
+
+/**
+ * One batch of the queue, leaving out the entries that failed earlier in this round (`failing`,
+ * which it adds to); answers how many entries it took (0: nothing left for this round).
+ */
+async function alertBatch(work: AlertWork, failing: string[]): Promise<number> {
+  const searches = await work.index.current();
+  return work.db.transaction(async (tx) => {
+    const queued = await rowsOf<Queued>(
       tx,
-      sql`select seq, product_id, reason from listing_alert_queue
+      sql`select seq, product_id, attempts from listing_alert_queue
+          where seq <> all(${`{${failing.join(',')}}`}::bigint[])
           order by seq limit ${BATCH} for update skip locked`,
     );
     if (queued.length === 0) return 0;
@@ -97,16 +113,46 @@ async function alertBatch({ db, index }: AlertWork): Promise<number> {
             tx,
             queued.map((q) => q.product_id),
           );
-    const matched = phones.flatMap((phone) =>
+    const matchesOf = (phone: (typeof phones)[number]): Match[] =>
       searches
         .match(phone)
         .filter((m) => m.owner !== phone.row.seller_id)
-        .map((m) => ({ searchId: m.id, phone: phone.row })),
-    );
-    if (matched.length > 0) await tell(tx, matched);
-    await tx.execute(
-      sql`delete from listing_alert_queue where seq = any(${`{${queued.map((q) => q.seq).join(',')}}`}::bigint[])`,
-    );
+        .map((m) => ({ searchId: m.id, phone: phone.row }));
+    // The whole batch at once (a savepoint); should that fail, phone by phone, so that one
+    // phone's failure leaves the others told and only it to try again.
+    const failed = new Set<string>();
+    try {
+      await tx.transaction(async (sp) => {
+        const matched = phones.flatMap(matchesOf);
+        if (matched.length > 0) await tell(sp, matched);
+      });
+    } catch {
+      for (const phone of phones) {
+        try {
+          await tx.transaction(async (sp) => {
+            const matched = matchesOf(phone);
+            if (matched.length > 0) await tell(sp, matched);
+          });
+        } catch (err) {
+          failed.add(phone.row.id);
+          const entry = queued.find((q) => q.product_id === phone.row.id);
+          work.onPhoneError?.(err, phone.row.id, (entry?.attempts ?? 0) + 1 >= MAX_ATTEMPTS);
+        }
+      }
+    }
+    const retry = queued.filter((q) => failed.has(q.product_id) && q.attempts + 1 < MAX_ATTEMPTS);
+    const done = queued.filter((q) => !retry.includes(q));
+    const seqs = (list: Queued[]) => `{${list.map((q) => q.seq).join(',')}}`;
+    if (done.length > 0)
+      await tx.execute(
+        sql`delete from listing_alert_queue where seq = any(${seqs(done)}::bigint[])`,
+      );
+    if (retry.length > 0)
+      await tx.execute(
+        sql`update listing_alert_queue set attempts = attempts + 1
+            where seq = any(${seqs(retry)}::bigint[])`,
+      );
+    failing.push(...retry.map((q) => q.seq));
     return queued.length;
   });
 }
@@ -115,7 +161,7 @@ async function alertBatch({ db, index }: AlertWork): Promise<number> {
  * Records and tells the alerts of these matches: the searches are read again here (a search
  * paused or deleted since the index read it tells nothing), grouped by person and phone.
  */
-async function tell(tx: Tx, matched: { searchId: string; phone: PhoneRow }[]): Promise<void> {
+async function tell(tx: Tx, matched: Match[]): Promise<void> {
   const searches = await rowsOf<{ id: string; user_id: string; name: string; frequency: string }>(
     tx,
     sql`select id, user_id, name, frequency from saved_searches
@@ -217,8 +263,10 @@ export async function runAlerts(work: AlertWork): Promise<number> {
   );
   if (!queued?.any) return 0;
   let taken = 0;
-  for (let n = await alertBatch(work); n > 0; n = await alertBatch(work)) taken += n;
-  return taken;
+  const failing: string[] = [];
+  for (let n = await alertBatch(work, failing); n > 0; n = await alertBatch(work, failing))
+    taken += n;
+  return taken - failing.length;
 }
 
 /**
