@@ -59,6 +59,13 @@ import {
 } from './listing-input';
 import { MESSAGE_MAX_LENGTH } from './messages';
 import { NOTIFICATION_KINDS } from './notifications';
+import {
+  myReportSchema,
+  reportInputSchema,
+  reviewActionInputSchema,
+  reviewItemSchema,
+  reviewRecordSchema,
+} from './risk';
 
 export { API_BASE, apiPath } from './call-routes';
 
@@ -1096,6 +1103,48 @@ export const calls = define({
     query: waitingBuyersQuerySchema,
     /** How many buyers (accounts, never named) have a saved search this phone would match. */
     response: z.object({ buyers: z.number().int().nonnegative() }),
+  },
+  reportListing: {
+    ...callRoutes.reportListing,
+    access: 'bearer',
+    tag: 'products',
+    params: idQuery,
+    body: reportInputSchema,
+    response: ack,
+  },
+  reportSeller: {
+    ...callRoutes.reportSeller,
+    access: 'bearer',
+    tag: 'users',
+    params: idQuery,
+    body: reportInputSchema,
+    response: ack,
+  },
+  myReports: {
+    ...callRoutes.myReports,
+    access: 'bearer',
+    tag: 'users',
+    response: z.array(myReportSchema),
+  },
+  reviewQueue: {
+    ...callRoutes.reviewQueue,
+    access: 'admin',
+    tag: 'users',
+    response: z.array(reviewItemSchema),
+  },
+  reviewAction: {
+    ...callRoutes.reviewAction,
+    access: 'admin',
+    tag: 'users',
+    body: reviewActionInputSchema,
+    response: ack,
+  },
+  reviewRecords: {
+    ...callRoutes.reviewRecords,
+    access: 'admin',
+    tag: 'users',
+    query: paginationQuerySchema,
+    response: z.array(reviewRecordSchema),
   },
   uploadImage: {
     ...callRoutes.uploadImage,

@@ -91,11 +91,16 @@ export const IMAGE_DEFAULT_WIDTH = 640;
 
 export const ACCESS_TOKEN_STORAGE_KEY = 'accessToken';
 
-/** `withdrawn` (issue 19): off the market by its seller or a blocked IMEI; never in public lists. */
+/**
+ * `withdrawn` (issue 19): off the market by its seller or a blocked IMEI; never in public lists.
+ * `held` (issue 34): held back by its risk signals until the admin clears it; seen by its seller
+ * ("Under review") and the admin alone, in no public answer or page.
+ */
 export const PRODUCT_STATUS = {
   sold: 'sold',
   available: 'available',
   withdrawn: 'withdrawn',
+  held: 'held',
 } as const;
 export const ORDER_STATUS = { paid: 'paid', unpaid: 'unpaid' } as const;
 export const USER_STATUS_VERIFIED = 'verified';

@@ -57,7 +57,12 @@ export const productSchema = z.object({
   categoryId: categoryCodeSchema,
   userStatus: z.string().nullable(),
   /** Public lists hold sold and available phones; only their seller sees a withdrawn one. */
-  status: z.enum([PRODUCT_STATUS.sold, PRODUCT_STATUS.available, PRODUCT_STATUS.withdrawn]),
+  status: z.enum([
+    PRODUCT_STATUS.sold,
+    PRODUCT_STATUS.available,
+    PRODUCT_STATUS.withdrawn,
+    PRODUCT_STATUS.held,
+  ]),
   specificatons: specificationsSchema,
   /** Added to the spec: what buyers said of this seller after their handovers. */
   sellerRating: z.lazy(() => ratingSummarySchema),
@@ -185,6 +190,8 @@ export const messageSchema = z.object({
   at: instantSchema,
   /** Contact details were hidden in it (sent before a payment). */
   hidden: z.boolean(),
+  /** It asks to pay or talk outside the marketplace: shown with a warning to its receiver. */
+  offPlatform: z.boolean(),
   reported: z.boolean(),
 });
 export type Message = z.infer<typeof messageSchema>;

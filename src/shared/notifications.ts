@@ -15,6 +15,7 @@ export const NOTIFICATION_KINDS = [
   'payout',
   'saved-search',
   'saved-search-digest',
+  'report-decided',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -31,4 +32,5 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   payout: 'money is paid out to me, or a payout fails',
   'saved-search': 'a phone matching a saved search of mine is listed or gets cheaper',
   'saved-search-digest': 'my daily digest of phones matching my saved searches is ready',
+  'report-decided': 'a listing or a seller I reported has been looked at',
 };

@@ -116,8 +116,19 @@ export const ORDER_PROCESS = {
       edit: step('available', 'seller'),
       withdraw: step('withdrawn', 'seller', 'admin'),
       delete: removes('seller', 'admin'),
+      // Its risk signals add up past the threshold when listed, edited or relisted (issue 34).
+      hold: step('held', 'system'),
     },
     sold: { release: step('available', 'system'), delete: removes('seller', 'admin') },
+    // Held back from buyers until the admin clears it; its seller may still edit or withdraw it.
+    held: {
+      clear: step('available', 'admin'),
+      edit: step('held', 'seller'),
+      setPhotos: step('held', 'seller'),
+      stopAdvertising: step('held', 'seller'),
+      withdraw: step('withdrawn', 'seller', 'admin'),
+      delete: removes('seller', 'admin'),
+    },
     withdrawn: {
       relist: step('available', 'seller'),
       stopAdvertising: step('withdrawn', 'seller'),

@@ -22,6 +22,13 @@ import {
 
 import { NOTIFICATION_KINDS } from '../../shared/notifications';
 import { MONEY_STATES, ORDER_STAGES, PAYOUT_STATUSES } from '../../shared/order-process';
+import {
+  REPORT_REASONS,
+  REPORT_STATUSES,
+  REVIEW_ACTIONS,
+  REVIEW_TARGETS,
+  RISK_SUBJECTS,
+} from '../../shared/risk-names';
 import { LEDGER_KINDS } from '../ledger/accounts';
 
 /** PostgreSQL's full-text document type; the app only ever matches it in SQL. */
@@ -87,7 +94,7 @@ export const products = pgTable(
       .notNull()
       .references(() => users.email, { onDelete: 'cascade', onUpdate: 'cascade' }),
     /** Withdrawn (issue 19): off the market, kept for its seller to relist (not in the spec). */
-    status: text('status', { enum: ['available', 'sold', 'withdrawn'] })
+    status: text('status', { enum: ['available', 'sold', 'withdrawn', 'held'] })
       .notNull()
       .default('available'),
     /** Every photo in order (issue 18); the first is `image`, the cover. */
@@ -157,7 +164,7 @@ export const products = pgTable(
     index('products_imei_idx').on(t.imeiHash),
     // Whether any phone still shows a photo, for the sweep of loose photos (images/loose-photos.ts).
     index('products_photos_idx').using('gin', t.photos),
-    check('products_status_check', sql`${t.status} in ('available', 'sold', 'withdrawn')`),
+    check('products_status_check', sql`${t.status} in ('available', 'sold', 'withdrawn', 'held')`),
     check(
       'products_battery_health_check',
       sql`${t.batteryHealth} is null or ${t.batteryHealth} between 50 and 100`,
@@ -540,6 +547,8 @@ export const messages = pgTable(
     senderId: uuid('sender_id').references(() => users.id, { onDelete: 'set null' }),
     body: text('body').notNull(),
     hidden: boolean('hidden').notNull().default(false),
+    /** It asks to pay or talk outside the marketplace (issue 34): its receiver is warned. */
+    offPlatform: boolean('off_platform').notNull().default(false),
     reportedAt: timestamp('reported_at', { withTimezone: true }),
     reportReason: text('report_reason'),
     createdAt: createdAt(),
@@ -945,3 +954,104 @@ export const savedSearchDigests = pgTable('saved_search_digests', {
     .references(() => users.id, { onDelete: 'cascade' }),
   sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * A person's report of a listing or a seller (issue 34): one per person and listing, one per
+ * person and seller (a listing's report names its seller too). Open until the admin decides it;
+ * the reporter is told then.
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    reporterId: uuid('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The listing reported; null for a report of the seller alone (or a listing deleted since). */
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    /** The seller reported, or the listing's seller. */
+    sellerId: uuid('seller_id').references(() => users.id, { onDelete: 'set null' }),
+    /** What was reported, as it was named then (it may be deleted since). */
+    subjectName: text('subject_name').notNull(),
+    kind: text('kind', { enum: ['listing', 'seller'] }).notNull(),
+    reason: text('reason', { enum: REPORT_REASONS }).notNull(),
+    note: text('note').notNull().default(''),
+    status: text('status', { enum: REPORT_STATUSES }).notNull().default('open'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reports_listing_once_idx')
+      .on(t.reporterId, t.productId)
+      .where(sql`${t.kind} = 'listing'`),
+    uniqueIndex('reports_seller_once_idx')
+      .on(t.reporterId, t.sellerId)
+      .where(sql`${t.kind} = 'seller'`),
+    index('reports_product_idx').on(t.productId),
+    index('reports_seller_idx').on(t.sellerId),
+    index('reports_reporter_idx').on(t.reporterId, t.seq.desc()),
+    index('reports_open_idx').on(t.seq).where(sql`${t.status} = 'open'`),
+  ],
+);
+
+/**
+ * Each risk rule that fired on a listing, an account or a message (issue 34), with its weight
+ * then and what it saw (`detail`: the guide's price, the photo it matched…). One row a rule and
+ * subject, its weight and detail refreshed when it fires again; `cleared_at` once the admin
+ * cleared its subject with it, so the same signal does not hold the listing again.
+ */
+export const riskSignals = pgTable(
+  'risk_signals',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    subjectKind: text('subject_kind', { enum: RISK_SUBJECTS }).notNull(),
+    subjectId: uuid('subject_id').notNull(),
+    rule: text('rule').notNull(),
+    weight: integer('weight').notNull(),
+    detail: jsonb('detail').notNull().default({}),
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('risk_signals_subject_rule_idx').on(t.subjectKind, t.subjectId, t.rule),
+    index('risk_signals_subject_idx').on(t.subjectId),
+  ],
+);
+
+/** What the admin decided in the review queue (issue 34): every action, who and when. */
+export const reviewActions = pgTable(
+  'review_actions',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    adminId: uuid('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The admin's name then: the record outlives the account. */
+    adminName: text('admin_name').notNull(),
+    target: text('target', { enum: REVIEW_TARGETS }).notNull(),
+    subjectId: uuid('subject_id').notNull(),
+    /** What the action was taken on, as it was named then. */
+    subject: text('subject').notNull(),
+    action: text('action', { enum: REVIEW_ACTIONS }).notNull(),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('review_actions_seq_idx').on(t.seq.desc()),
+    index('review_actions_subject_idx').on(t.subjectId),
+  ],
+);
+
+/**
+ * What ties a banned account to the next one its person opens (issue 34): the banned account's
+ * client addresses, cards and devices, as the same keyed fingerprints the trust signals keep
+ * (decision 038). An account seen with one of them is a risk signal, not a ban.
+ */
+export const bannedMarks = pgTable(
+  'banned_marks',
+  {
+    kind: text('kind', { enum: ['address', 'card', 'device'] }).notNull(),
+    hash: text('hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'banned_marks_pkey', columns: [t.kind, t.hash] })],
+);

@@ -252,6 +252,8 @@ export async function readConversation(db: Db, caller: Caller, id: string): Prom
       senderName: nameOf(m.senderId),
       at: m.createdAt.toISOString(),
       hidden: m.hidden,
+      // The sender knows what they wrote; its receiver is warned.
+      offPlatform: m.offPlatform && m.senderId !== caller.id,
       reported: m.reportedAt !== null,
     })),
   };

@@ -45,4 +45,6 @@ export const MAIL_CAPS: Record<NotificationKind, MailCap | null> = {
   // day in the inbox at most, the bell has the rest; the digest is one a day by its nature.
   'saved-search': { max: 10, minutes: DAY, per: 'a day', onePerPageMinutes: DAY },
   'saved-search-digest': { max: 1, minutes: 20 * 60, per: 'a day' },
+  // A reporter's (issue 34): one mail a decision, ten a day at most; the bell has the rest.
+  'report-decided': { max: 10, minutes: DAY, per: 'a day' },
 };

@@ -36,6 +36,7 @@ const SUBJECTS: Record<NotificationKind, string> = {
   payout: 'About your payouts',
   'saved-search': 'A phone you are looking for was just listed',
   'saved-search-digest': 'Today’s phones for your saved searches',
+  'report-decided': 'We looked at your report',
 };
 
 /**

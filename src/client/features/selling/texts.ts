@@ -4,6 +4,7 @@
  */
 import { formatCount } from '@client/lib/format';
 import { PRODUCT_PHOTOS_MAX } from '@shared/constants';
+import { UNDER_REVIEW } from '@shared/risk-names';
 
 /** A photo as the seller's controls and announcements name it: by its place in the order. */
 const photo = (position: number) => `photo ${position}`;
@@ -67,7 +68,7 @@ export const SELLING_TEXT = {
   soldCannotEdit:
     'This phone is sold: its buyer paid for it as it was listed, so it can no longer be edited.',
   withdrawnCannotEdit: 'This phone is withdrawn: relist it in My Products to edit it.',
-  status: { available: 'Available', sold: 'Sold', withdrawn: 'Withdrawn' },
+  status: { available: 'Available', sold: 'Sold', withdrawn: 'Withdrawn', held: UNDER_REVIEW },
   advertised: 'Advertised',
   stopAdvertising: 'Stop advertising',
   stoppedAdvertising: 'This phone is no longer advertised.',

@@ -33,11 +33,15 @@ export const myProductsLoader = (queryClient: QueryClient) => async () => {
   return null;
 };
 
-/** A phone's status as My Products shows it: the spec's words, and Withdrawn (issue 19). */
+/**
+ * A phone's status as My Products shows it: the spec's words, Withdrawn (issue 19), and Under
+ * review for a phone its risk signals hold back (issue 34), with no reason.
+ */
 const STATUS_TEXT = {
   available: TEXT.dashboard.available,
   sold: TEXT.product.sold,
   withdrawn: SELLING_TEXT.status.withdrawn,
+  held: SELLING_TEXT.status.held,
 } as const;
 
 /**
