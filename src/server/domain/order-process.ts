@@ -10,6 +10,7 @@
  * (`capturing`, `releasing`, `refunding`); the provider is asked after the commit
  * (payments/settle.ts), and again by the timed work if a crash came between.
  */
+
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, exists, lt, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -59,7 +60,11 @@ import {
 } from '../repositories/products';
 import { isArmsLength } from '../repositories/trust';
 import { findUserByEmail } from '../repositories/users';
+import { assessListing, identicalPhotos } from '../risk/assess';
 import { DomainError } from './domain-error';
+
+/** How a listing's photos are matched against other sellers' (decision 054). */
+const photoReuse = identicalPhotos;
 
 const NOT_YOURS = 'You may only act on your own account';
 type ProductInputData = z.output<typeof productInputSchema>;
@@ -296,6 +301,8 @@ async function liveListingOf(db: Db | Tx, hash: string) {
         eq(products.imeiHash, hash),
         or(
           eq(products.status, 'available'),
+          // Held for review (issue 34): still this IMEI's listing, not free to list again.
+          eq(products.status, 'held'),
           and(
             eq(products.status, 'sold'),
             exists(
@@ -339,6 +346,8 @@ export async function listPhone(
     const id = await insertProduct(tx, fields, caller, kept);
     // Another listing of the same IMEI won the race between the check and the insert.
     if (!id) throw DomainError.conflict(IMEI_LISTED);
+    // Its risk signals, in the same transaction: a listing they hold is never seen for sale.
+    await assessListing(tx, id, photoReuse);
     return id;
   });
 }
@@ -381,12 +390,10 @@ export async function blockImei(
       const existing = await findBlockedImei(tx, hash);
       throw DomainError.conflict(IMEI_ALREADY_BLOCKED(existing?.blockedAt ?? new Date()));
     }
-    const withdrawnCount = await moveListingsOfImei(
-      tx,
-      hash,
-      'available',
-      next('product', 'available', 'withdraw'),
-    );
+    let withdrawnCount = 0;
+    // For sale, or held for review (issue 34): either is withdrawn.
+    for (const from of ['available', 'held'] as const)
+      withdrawnCount += await moveListingsOfImei(tx, hash, from, next('product', from, 'withdraw'));
     return { withdrawnCount };
   });
 }
@@ -419,6 +426,7 @@ export async function setPhotos(
     maySetPhotos(caller, found(product, 'product'));
     await loose.keep(tx, photos);
     await updateProductPhotos(tx, productId, photos);
+    await assessListing(tx, productId, photoReuse);
     // A photo taken off the phone is removed a day later unless something still shows it.
     await loose.note(
       tx,
@@ -482,8 +490,10 @@ export async function editListing(
     const product = await lockedProduct(tx, productId);
     mayManage(caller, product, 'edit');
     await updateProductFields(tx, product, input);
+    const { held } = await assessListing(tx, product.id, photoReuse);
     const price = toCents(input.resellPrice);
-    if (price < product.resellPriceCents) {
+    // A held phone is seen by nobody: nobody is told it is cheaper.
+    if (!held && price < product.resellPriceCents) {
       const wishers = await wishersOf(tx, product.id);
       await notify(
         tx,
@@ -523,6 +533,7 @@ export async function relistListing(db: Db, caller: Caller, productId: string): 
       if (await imeiBlocked(tx, product.imeiHash)) throw DomainError.conflict(IMEI_BLOCKED);
       if (await liveListingOf(tx, product.imeiHash)) throw DomainError.conflict(IMEI_LISTED);
       await setProductStatus(tx, product.id, next('product', product.status, 'relist'));
+      await assessListing(tx, product.id, photoReuse);
     });
   } catch (error) {
     // Another listing of the same IMEI went live between the check and the write.

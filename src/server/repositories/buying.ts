@@ -1,5 +1,5 @@
 /** Wish lists and orders: queries and the one mapping from rows to the contract's shapes. */
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import type { Order, WishListItem } from '../../shared/entities';
 import { withoutContacts } from '../../shared/messages';
@@ -42,7 +42,8 @@ export async function listWishList(db: Db, email: string): Promise<WishListItem[
     .select({ item: wishListItems, product: products })
     .from(wishListItems)
     .innerJoin(products, eq(products.id, wishListItems.productId))
-    .where(eq(wishListItems.email, email))
+    // A phone held for review (issue 34) leaves the list until the admin clears it.
+    .where(and(eq(wishListItems.email, email), ne(products.status, 'held')))
     .orderBy(newestFirst(wishListItems.seq))
     .limit(500);
   return rows.map(({ item, product }) => ({

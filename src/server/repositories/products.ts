@@ -1,5 +1,17 @@
 /** Products and advertised items: queries and the one mapping from rows to the contract's shapes. */
-import { and, Column, eq, getTableName, gte, is, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  Column,
+  eq,
+  getTableName,
+  gte,
+  is,
+  lt,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { PaginationQuery, productEditSchema, productInputSchema } from '../../shared/api';
@@ -160,7 +172,11 @@ function prepareLists(db: Db) {
       .limit(sql.placeholder('limit'));
   return {
     category: productsWhere(
-      and(eq(products.categoryId, sql.placeholder('key')), ne(products.status, 'withdrawn')),
+      and(
+        eq(products.categoryId, sql.placeholder('key')),
+        // Never withdrawn (issue 19) nor held for review (issue 34).
+        notInArray(products.status, ['withdrawn', 'held']),
+      ),
     ).prepare('list_category_products'),
     // A seller's own list (My Products): withdrawn phones too, and whether each is advertised.
     seller: db

@@ -3,7 +3,7 @@
  * seller's phones for sale. Never an e-mail address or a phone number in a profile.
  */
 
-import { and, count, eq, lt, type Placeholder, sql } from 'drizzle-orm';
+import { and, count, eq, lt, ne, type Placeholder, sql } from 'drizzle-orm';
 import type { PaginationQuery, ProductPage } from '../../shared/api';
 import { USER_STATUS_VERIFIED } from '../../shared/constants';
 import type { Product, RatingSummary, SellerProfile } from '../../shared/entities';
@@ -71,7 +71,8 @@ export async function findProductPage(db: Db, id: string): Promise<ProductPage |
     .select({ product: products, priceNote: priceNoteOf(), ...sellerProfileColumns() })
     .from(products)
     .innerJoin(users, eq(users.email, products.sellerEmail))
-    .where(eq(products.id, id))
+    // A phone held for review (issue 34) is no phone to anyone but its seller and the admin.
+    .where(and(eq(products.id, id), ne(products.status, 'held')))
     .limit(1);
   if (!row) return undefined;
   const { product, priceNote, ...seller } = row;

@@ -12,7 +12,7 @@
  * for one listed a hundred thousand times. The brand's group is read only when the model's is
  * short, and then the model's phones it must skip are fewer than SIMILAR_PHONES.
  */
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { SIMILAR_PHONES, SIMILAR_PRICE_BAND } from '../../shared/constants';
 import type { Product } from '../../shared/entities';
 import { type Db, rowsOf } from '../db/client';
@@ -69,7 +69,8 @@ export async function findSimilarPhones(db: Db, id: string): Promise<Product[] |
       resellPriceCents: products.resellPriceCents,
     })
     .from(products)
-    .where(eq(products.id, id))
+    // A phone held for review (issue 34) has no page, so no phones like it either.
+    .where(and(eq(products.id, id), ne(products.status, 'held')))
     .limit(1);
   if (!phone) return undefined;
 

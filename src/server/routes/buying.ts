@@ -33,7 +33,8 @@ export default contractRoutes((route, app) => {
 
   route('addToWishList', async (request) => {
     const product = await findProduct(app.db, request.body.productId);
-    if (!product) throw DomainError.notFound('No such product');
+    // A phone held for review (issue 34) is no phone to a buyer.
+    if (!product || product.status === 'held') throw DomainError.notFound('No such product');
     return (await addWishListItem(app.db, callerOf(request).email, product.id))
       ? { acknowledged: true }
       : { acknowledged: false, message: 'Already Added' };
