@@ -73,6 +73,7 @@ import payoutsRoutes from './routes/payouts';
 import priceGuideRoutes from './routes/price-guide';
 import productsRoutes from './routes/products';
 import salesRoutes from './routes/sales';
+import reviewRoutes from './routes/review';
 import savedSearchesRoutes from './routes/saved-searches';
 import sitemapRoutes from './routes/sitemaps';
 import systemRoutes from './routes/system';
@@ -400,6 +401,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(productsRoutes);
       await api.register(priceGuideRoutes);
       await api.register(imeisRoutes);
+      await api.register(reviewRoutes);
       await api.register(buyingRoutes);
       await api.register(savedSearchesRoutes, {
         index: savedSearchIndex,

@@ -5,6 +5,7 @@
  * for the phone, contact details are hidden in what either side writes. Each message tells the
  * other side (a notification, mailed unless they have a live page open).
  */
+
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Conversation, ConversationSummary, ReportedMessage } from '../../shared/entities';
 import { hideContacts, withoutContacts } from '../../shared/messages';
@@ -14,6 +15,7 @@ import { conversations, messages, notifications, orders, products, users } from 
 import { notify } from '../notify/notify';
 import type { Caller } from '../plugins/auth';
 import { findUserByEmail } from '../repositories/users';
+import { assessMessage } from '../risk/assess';
 import { DomainError } from './domain-error';
 
 /** A conversation's page: where its notifications lead. */
@@ -58,6 +60,8 @@ async function write(
     .insert(messages)
     .values({ conversationId: c.id, senderId: sender.id, body: text, hidden })
     .returning({ id: messages.id });
+  // Asking to pay or talk outside the marketplace (issue 34): its receiver is warned.
+  await assessMessage(tx, { id: message?.id as string, body: typed, senderId: sender.id });
   const side = sideOf(c, sender);
   const now = sql`now()`;
   await tx

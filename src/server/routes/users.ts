@@ -1,4 +1,5 @@
 /** Accounts on the product server: role checks, the admin's lists, bans, the user record and access tokens. */
+
 import { NAME_MAX_LENGTH } from '../../shared/constants';
 import { DomainError } from '../domain/domain-error';
 import { identityOf } from '../plugins/auth';
@@ -15,6 +16,7 @@ import {
   unverifySeller,
   verifySeller,
 } from '../repositories/users';
+import { assessAccount } from '../risk/assess';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
 export default contractRoutes((route, app) => {
@@ -97,6 +99,8 @@ export default contractRoutes((route, app) => {
     });
     // Where the account signed up or in from, to tell a sale to oneself (decision 038).
     await noteAddress(app.db, account.id, app.fingerprints.address(request.ip));
+    // Seen from an address of a banned account (issue 34): a signal, its listings held.
+    await assessAccount(app.db, account);
     return {
       accessToken: await app.accessTokens.issue({
         userId: account.id,
