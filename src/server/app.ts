@@ -72,6 +72,7 @@ import paymentsRoutes from './routes/payments';
 import payoutsRoutes from './routes/payouts';
 import priceGuideRoutes from './routes/price-guide';
 import productsRoutes from './routes/products';
+import reportsRoutes from './routes/reports';
 import salesRoutes from './routes/sales';
 import savedSearchesRoutes from './routes/saved-searches';
 import sitemapRoutes from './routes/sitemaps';
@@ -401,6 +402,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(priceGuideRoutes);
       await api.register(imeisRoutes);
       await api.register(buyingRoutes);
+      await api.register(reportsRoutes);
       await api.register(savedSearchesRoutes, {
         index: savedSearchIndex,
         kick: () => savedSearchAlerts.kick(),
