@@ -72,6 +72,7 @@ import paymentsRoutes from './routes/payments';
 import payoutsRoutes from './routes/payouts';
 import priceGuideRoutes from './routes/price-guide';
 import productsRoutes from './routes/products';
+import reportsRoutes from './routes/reports';
 import salesRoutes from './routes/sales';
 import reviewRoutes from './routes/review';
 import savedSearchesRoutes from './routes/saved-searches';
@@ -403,6 +404,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(imeisRoutes);
       await api.register(reviewRoutes);
       await api.register(buyingRoutes);
+      await api.register(reportsRoutes);
       await api.register(savedSearchesRoutes, {
         index: savedSearchIndex,
         kick: () => savedSearchAlerts.kick(),

@@ -797,6 +797,35 @@ const rows: Record<string, Row> = {
       '/api/saved-searches/waiting?categoryId=01&modelName=Matrix&ram=8+GB&storage=128+GB&condition=Good&price=250',
     ),
   },
+  // Reports (issue 34): any account reports a listing or a seller, never its own (the seller's
+  // own phone: 400); each reads only their own reports.
+  'report a listing': {
+    routes: ['POST /api/products/:id/reports'],
+    rule: 'anyAccount',
+    ok: 200,
+    except: { seller: 400 },
+    request: async () => ({
+      method: 'POST',
+      url: `/api/products/${(await freshPhone()).id}/reports`,
+      payload: { reason: 'scam', note: 'Matrix' },
+    }),
+  },
+  'report a seller': {
+    routes: ['POST /api/sellers/:id/reports'],
+    rule: 'anyAccount',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: `/api/sellers/${(await createSeller(t.database.db)).id}/reports`,
+      payload: { reason: 'other' },
+    }),
+  },
+  'my reports': {
+    routes: ['GET /api/reports'],
+    rule: 'anyAccount',
+    ok: 200,
+    request: get('/api/reports'),
+  },
   'read orders': {
     routes: ['GET /api/order'],
     rule: 'ownerBuyer',

@@ -5,9 +5,10 @@
  * contact fields and none of the people's addresses or numbers, also where they typed them
  * into a name, a description or a meeting point.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, outboxMails, type products, users } from '../../../src/server/db/schema';
+import { decideReports } from '../../../src/server/repositories/reports';
 import { calls } from '../../../src/shared/api';
 import { type Account, createAccount } from '../../helpers/accounts';
 import { advertise, createProduct, orderValues } from '../../helpers/factories';
@@ -199,4 +200,34 @@ it("tells the seller of the booking, in the bell and the mail, without the buyer
       emails: [buyer.email, 'bob@example.com'],
       numbers: [BUYER_NUMBER, '5551234567', '555 987 6543'],
     });
+});
+
+it("shows a reporter their reports of a seller and a phone without anyone's contacts, and the decision too", async () => {
+  const reporter = await createAccount(t.app, 'user');
+  for (const url of [`/api/sellers/${ids.seller}/reports`, `/api/products/${ids.sold}/reports`]) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: reporter.bearer,
+      payload: { reason: 'scam' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  const mine = await t.app.inject({ url: '/api/reports', headers: reporter.bearer });
+  expect(mine.statusCode).toBe(200);
+  expect(mine.json()).toHaveLength(2);
+  expectNoContact('my reports', mine.body, contacts(), mine.json());
+  await t.database.db.transaction((tx) => decideReports(tx, { sellerId: ids.seller }, 'upheld'));
+  const bell = await t.app.inject({ url: '/api/notifications', headers: reporter.bearer });
+  expect(JSON.stringify(bell.json())).toContain('took action');
+  const mails = await t.database.db
+    .select()
+    .from(outboxMails)
+    .where(and(eq(outboxMails.toAddress, reporter.email), eq(outboxMails.kind, 'report-decided')));
+  expect(mails).toHaveLength(1);
+  for (const [what, body] of [
+    ['the bell', bell.body],
+    ...mails.map((m) => [`the ${m.kind} mail`, `${m.subject}\n${m.textBody}\n${m.htmlBody}`]),
+  ] as [string, string][])
+    expectNoContact(what, body, contacts());
 });
