@@ -144,18 +144,23 @@ describe('reporting a listing', () => {
     expect(await distinctReporters(t.database.db, { productId: sold.id })).toBe(2);
   });
 
-  it('answers 404 for a withdrawn, held, deleted or unknown listing, as its page does, and stores nothing', async () => {
+  it('answers 404 for a withdrawn, deleted or unknown listing, as its page does, and stores nothing', async () => {
     const buyer = await createAccount(t.app, 'user');
     const withdrawn = await phone({ status: 'withdrawn' });
-    const held = await phone({ status: 'held' });
     const before = await fingerprint(t.database.db);
-    for (const id of [withdrawn.id, held.id, '00000000-0000-4000-8000-000000000000']) {
+    for (const id of [withdrawn.id, '00000000-0000-4000-8000-000000000000']) {
       const res = await reportPhone(buyer, id);
       expect(res.statusCode, id).toBe(404);
       expect(res.json().message).toBe('No such phone');
     }
     expect((await reportPhone(buyer, 'not-an-id')).statusCode).toBe(400);
     expect(await fingerprint(t.database.db)).toEqual(before);
+  });
+
+  it('takes a report of a listing held since it was seen, answering as for one for sale', async () => {
+    const buyer = await createAccount(t.app, 'user');
+    const held = await phone({ status: 'held' });
+    expect((await reportPhone(buyer, held.id)).statusCode).toBe(200);
   });
 
   it("refuses a seller's report of their own listing with a clear message", async () => {

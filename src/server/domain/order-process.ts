@@ -60,11 +60,8 @@ import {
 } from '../repositories/products';
 import { isArmsLength } from '../repositories/trust';
 import { findUserByEmail } from '../repositories/users';
-import { assessListing, identicalPhotos } from '../risk/assess';
+import { assessListing } from '../risk/assess';
 import { DomainError } from './domain-error';
-
-/** How a listing's photos are matched against other sellers' (decision 054). */
-const photoReuse = identicalPhotos;
 
 const NOT_YOURS = 'You may only act on your own account';
 type ProductInputData = z.output<typeof productInputSchema>;
@@ -347,7 +344,7 @@ export async function listPhone(
     // Another listing of the same IMEI won the race between the check and the insert.
     if (!id) throw DomainError.conflict(IMEI_LISTED);
     // Its risk signals, in the same transaction: a listing they hold is never seen for sale.
-    await assessListing(tx, id, photoReuse);
+    await assessListing(tx, id);
     return id;
   });
 }
@@ -426,7 +423,7 @@ export async function setPhotos(
     maySetPhotos(caller, found(product, 'product'));
     await loose.keep(tx, photos);
     await updateProductPhotos(tx, productId, photos);
-    await assessListing(tx, productId, photoReuse);
+    await assessListing(tx, productId);
     // A photo taken off the phone is removed a day later unless something still shows it.
     await loose.note(
       tx,
@@ -490,7 +487,7 @@ export async function editListing(
     const product = await lockedProduct(tx, productId);
     mayManage(caller, product, 'edit');
     await updateProductFields(tx, product, input);
-    const { held } = await assessListing(tx, product.id, photoReuse);
+    const { held } = await assessListing(tx, product.id);
     const price = toCents(input.resellPrice);
     // A held phone is seen by nobody: nobody is told it is cheaper.
     if (!held && price < product.resellPriceCents) {
@@ -533,7 +530,7 @@ export async function relistListing(db: Db, caller: Caller, productId: string): 
       if (await imeiBlocked(tx, product.imeiHash)) throw DomainError.conflict(IMEI_BLOCKED);
       if (await liveListingOf(tx, product.imeiHash)) throw DomainError.conflict(IMEI_LISTED);
       await setProductStatus(tx, product.id, next('product', product.status, 'relist'));
-      await assessListing(tx, product.id, photoReuse);
+      await assessListing(tx, product.id);
     });
   } catch (error) {
     // Another listing of the same IMEI went live between the check and the write.

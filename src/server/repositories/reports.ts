@@ -26,8 +26,12 @@ export const OWN_LISTING = 'You cannot report your own listing.';
 export const OWN_ACCOUNT = 'You cannot report your own account.';
 export const TOO_MANY_REPORTS = `You can send at most ${REPORTS_PER_DAY} reports a day. Try again tomorrow.`;
 
-/** Listings the public can see: for sale (booked or not) or sold; never withdrawn or held. */
-const REPORTABLE_STATUSES = ['available', 'sold'] as const;
+/**
+ * Listings a person may have seen: for sale (booked or not), sold, or held since they saw it
+ * (their report adds to what the admin reads; the answer is the same as for a listing for sale,
+ * so it tells nobody it is held). Never withdrawn.
+ */
+const REPORTABLE_STATUSES = ['available', 'sold', 'held'] as const;
 
 /** A phone as notices name it: 'iPhone 13 (128 GB, Good)'. */
 const phoneName = (p: { modelName: string; storage: string; condition: string }) =>

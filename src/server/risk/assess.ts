@@ -12,6 +12,7 @@ import type { PhotoMatch } from '../../shared/risk';
 import { type Db, rowsOf, type Tx } from '../db/client';
 import { priceGuideFor } from '../repositories/price-guide';
 import { setProductStatus } from '../repositories/products';
+import { distinctReporters } from '../repositories/reports';
 import { offPlatform } from './off-platform';
 import { type Fired, HOLD_AT, priceSignal, RULES, type RuleName, reportsSignal } from './rules';
 
@@ -39,6 +40,17 @@ export const identicalPhotos: PhotoReuse = async (db, { photos, sellerEmail, pro
     distance: 0,
   }));
 };
+
+/** How a listing's photos are matched against other sellers' (decision 054). */
+const listingPhotoReuse: PhotoReuse = identicalPhotos;
+
+/** A listing's rules again after it was reported (the reports rule), in a transaction. */
+export async function assessReportedListing(db: Db, productId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from products where id = ${productId} for update`);
+    await assessListing(tx, productId);
+  });
+}
 
 type Subject = 'listing' | 'account' | 'message';
 
@@ -83,22 +95,6 @@ type ListingRow = {
   seller_id: string | null;
   seller_since: Date | null;
 };
-
-/** Open reports by distinct people of a listing, or of a seller and their listings. */
-export async function distinctReportersOf(
-  db: Db | Tx,
-  of: { productId: string } | { sellerId: string },
-): Promise<number> {
-  const [row] = await rowsOf<{ n: number }>(
-    db,
-    'productId' in of
-      ? sql`select count(distinct reporter_id)::int as n from reports
-            where product_id = ${of.productId} and status = 'open'`
-      : sql`select count(distinct reporter_id)::int as n from reports
-            where seller_id = ${of.sellerId} and kind = 'seller' and status = 'open'`,
-  );
-  return row?.n ?? 0;
-}
 
 /** The account rules a listing's run also checks: a new seller's many dear phones. */
 async function newSellerSignal(tx: Db | Tx, listing: ListingRow): Promise<Fired | null> {
@@ -159,7 +155,7 @@ const ACCOUNT_RULES_OF_A_LISTING: RuleName[] = [
 export async function assessListing(
   tx: Tx,
   productId: string,
-  photoReuse: PhotoReuse,
+  photoReuse: PhotoReuse = listingPhotoReuse,
 ): Promise<{ held: boolean }> {
   const [listing] = await rowsOf<ListingRow>(
     tx,
@@ -191,7 +187,7 @@ export async function assessListing(
           detail: { photos: new Set(matches.map((m) => m.photo)).size, matches },
         }
       : null,
-    reportsSignal(await distinctReportersOf(tx, { productId })),
+    reportsSignal(await distinctReporters(tx, { productId })),
   ].filter((f): f is Fired => f !== null);
   await keepSignals(tx, 'listing', listing.id, LISTING_RULES, fired);
   if (listing.seller_id) {
@@ -231,7 +227,7 @@ export async function assessAccount(db: Db, user: { id: string; email: string })
   await db.transaction(async (tx) => {
     const fired = [
       await bannedLinkSignal(tx, user),
-      reportsSignal(await distinctReportersOf(tx, { sellerId: user.id })),
+      reportsSignal(await distinctReporters(tx, { sellerId: user.id })),
     ].filter((f): f is Fired => f !== null);
     await keepSignals(tx, 'account', user.id, [RULES.bannedLink.name, RULES.reports.name], fired);
     const listings = await rowsOf<{ id: string; status: string }>(

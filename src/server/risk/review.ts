@@ -8,11 +8,11 @@ import { eq, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import { next } from '../../shared/order-process';
 import type { PhotoMatch, ReviewActionInput, ReviewItem, ReviewRecord } from '../../shared/risk';
-import type { Caller } from '../plugins/auth';
-import { DomainError } from '../domain/domain-error';
 import { type Db, rowsOf, type Tx } from '../db/client';
 import { users } from '../db/schema';
+import { DomainError } from '../domain/domain-error';
 import type { LoosePhotos } from '../images/loose-photos';
+import type { Caller } from '../plugins/auth';
 import { insertBlockedImei } from '../repositories/imeis';
 import { toDollars } from '../repositories/money';
 import { cursorOf, type Page, pageOf } from '../repositories/page';
@@ -223,7 +223,12 @@ export async function reviewQueue(db: Db): Promise<ReviewItem[]> {
 
 const uuids = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
-type Act = { db: Db; loose: Pick<LoosePhotos, 'note'>; admin: Caller; isAdmin: (email: string) => Promise<boolean> };
+type Act = {
+  db: Db;
+  loose: Pick<LoosePhotos, 'note'>;
+  admin: Caller;
+  isAdmin: (email: string) => Promise<boolean>;
+};
 
 /** The admin's action from the queue, with its record; 404 for a subject not there, 409 where it cannot. */
 export async function takeReviewAction(
@@ -231,6 +236,17 @@ export async function takeReviewAction(
   input: Required<ReviewActionInput>,
 ): Promise<void> {
   const { target, id, action, note } = input;
+  // An admin is never banned: asked before the transaction (PGlite has one connection).
+  if (action === 'ban') {
+    const [account] = await rowsOf<{ email: string }>(
+      db,
+      target === 'listing'
+        ? sql`select u.email from products p join users u on u.email = p.seller_email where p.id = ${id}`
+        : sql`select email from users where id = ${id}`,
+    );
+    if (account && (await isAdmin(account.email)))
+      throw DomainError.forbidden('An admin account cannot be banned');
+  }
   await db.transaction(async (tx) => {
     const record = (subject: string, on: typeof target = target, subjectId = id) =>
       tx.execute(
@@ -266,7 +282,7 @@ export async function takeReviewAction(
       if (!listing) throw DomainError.notFound('No such listing');
       if (action === 'ban') {
         if (!listing.seller_id) throw DomainError.notFound('No such account');
-        await ban(tx, { loose, admin, isAdmin }, listing.seller_id, record);
+        await ban(tx, { loose, admin }, listing.seller_id, record);
         return;
       }
       if (listing.status !== 'available' && listing.status !== 'held')
@@ -286,7 +302,7 @@ export async function takeReviewAction(
     // An account.
     if (action === 'withdraw') throw DomainError.badRequest('Withdraw a listing, not an account');
     if (action === 'ban') {
-      await ban(tx, { loose, admin, isAdmin }, id, record);
+      await ban(tx, { loose, admin }, id, record);
       return;
     }
     const [account] = await rowsOf<{ name: string }>(
@@ -317,13 +333,12 @@ async function clearSignals(tx: Tx, subjectIds: (string | null)[]): Promise<void
  */
 async function ban(
   tx: Tx,
-  { loose, admin, isAdmin }: Omit<Act, 'db'>,
+  { loose, admin }: Pick<Act, 'loose' | 'admin'>,
   userId: string,
   record: (subject: string, on?: 'account', subjectId?: string) => Promise<unknown>,
 ): Promise<void> {
   const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
   if (!user) throw DomainError.notFound('No such account');
-  if (await isAdmin(user.email)) throw DomainError.forbidden('An admin account cannot be banned');
   await tx.execute(
     sql`insert into banned_marks (kind, hash)
         select 'address', address_hash from account_addresses where user_id = ${user.id}

@@ -1,0 +1,324 @@
+/**
+ * Risk signals and the review queue (issue 34, decision 052), on PGlite and on PostgreSQL: each
+ * rule fires on its case and stays quiet on a near miss; a listing whose signals add up is held
+ * and is in no public answer, its seller sees it under review; the admin's queue orders it first
+ * with its reasons, and each action (clear, withdraw, ban, dismiss) does what it says, once, with
+ * its record; a message asking to pay outside is flagged for its receiver.
+ */
+import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/server/db/client';
+import { products, users } from '../../src/server/db/schema';
+import { HOLD_AT, RULES } from '../../src/server/risk/rules';
+import { type Account, createAccount, createAdmin } from '../helpers/accounts';
+import { createProduct, createSale, uniqueImei, uniqueWord } from '../helpers/factories';
+import { uploadPhoto } from '../helpers/multipart';
+import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+let admin: Account;
+let pastSellers: (typeof users.$inferSelect)[];
+
+const rowOf = async (account: Account) =>
+  (
+    await t.database.db.select().from(users).where(eq(users.id, account.id))
+  )[0] as typeof users.$inferSelect;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await createAdmin(t.app);
+  pastSellers = await Promise.all(
+    [1, 2, 3].map(async () => rowOf(await createAccount(t.app, 'seller'))),
+  );
+});
+afterAll(() => t.close());
+
+const call = (who: Account | null, method: string, url: string, payload?: object) =>
+  t.app.inject({
+    method: method as 'GET',
+    url,
+    ...(who ? { headers: who.bearer } : {}),
+    ...(payload ? { payload } : {}),
+  });
+
+/** A photo of its own (a colour no other test draws), uploaded by `who`. */
+async function photo(who: Account, hue: number): Promise<string> {
+  const jpeg = await sharp({
+    create: {
+      width: 640,
+      height: 480,
+      channels: 3,
+      background: { r: hue, g: 90, b: 200 - (hue % 150) },
+    },
+  })
+    .jpeg()
+    .toBuffer();
+  const res = await uploadPhoto(t.app, who.bearer, jpeg, 'phone.jpg', 'image/jpeg');
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.url as string;
+}
+
+/** A model with a guide: three sales at $500 by three sellers to three buyers. */
+async function modelWithGuide(): Promise<string> {
+  const modelName = `Pixel ${uniqueWord()}`;
+  for (const [i, seller] of pastSellers.entries()) {
+    const sold = await createProduct(t.database.db, seller, {
+      modelName,
+      storage: '128 GB',
+      condition: 'Good',
+      resellPriceCents: 50_000,
+    });
+    await createSale(t.database.db, sold, { priceCents: 50_000, daysAgo: 1 + i });
+  }
+  return modelName;
+}
+
+const listing = (modelName: string, image: string, resellPrice: string) => ({
+  categoryId: '05',
+  modelName,
+  image,
+  originalPrice: '$900',
+  resellPrice,
+  location: 'Austin, TX',
+  description: 'Clean, with its box.',
+  timeUsed: '18 months',
+  condition: 'Good',
+  sellerNumber: '+1 512 555 0100',
+  specificatons: { ram: '8 GB', storage: '128 GB', color: 'Black', battery: '4,500 mAh' },
+  imei: uniqueImei(),
+});
+
+async function list(who: Account, body: object): Promise<string> {
+  const res = await call(who, 'POST', '/api/products', body);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().insertedId as string;
+}
+
+const statusOf = async (id: string) =>
+  (await t.database.db.select({ s: products.status }).from(products).where(eq(products.id, id)))[0]
+    ?.s;
+
+const signalsOf = (subjectId: string) =>
+  rowsOf<{ rule: string; weight: number; cleared_at: Date | null }>(
+    t.database.db,
+    sql`select rule, weight, cleared_at from risk_signals where subject_id = ${subjectId} order by rule`,
+  );
+
+const queue = async () => {
+  const res = await call(admin, 'GET', '/api/review');
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as {
+    kind: string;
+    id: string;
+    score: number;
+    held: boolean;
+    signals: { rule: string; sentence: string }[];
+    photoMatches: { photo: string; matchedPhoto: string }[];
+    reports: { _id: string }[];
+  }[];
+};
+
+describe('a listing at a fifth of the guide with another seller’s photo', () => {
+  it('is held, in no public answer, under review for its seller, first in the queue with both reasons', async () => {
+    const modelName = await modelWithGuide();
+    const honest = await createAccount(t.app, 'seller');
+    const copied = await photo(honest, 10);
+    await list(honest, listing(`Honest ${uniqueWord()}`, copied, '480'));
+    const scammer = await createAccount(t.app, 'seller');
+    const id = await list(scammer, listing(modelName, copied, '100'));
+    expect(await statusOf(id)).toBe('held');
+
+    // Nowhere a buyer looks.
+    expect((await call(null, 'GET', `/api/products/${id}`)).statusCode).toBe(404);
+    expect((await call(null, 'GET', `/api/products/${id}/similar`)).statusCode).toBe(404);
+    const brand = (await call(null, 'GET', '/api/category/05?limit=100')).json() as {
+      _id: string;
+    }[];
+    expect(brand.map((p) => p._id)).not.toContain(id);
+    const search = (
+      await call(null, 'GET', `/api/search?q=${encodeURIComponent(modelName)}`)
+    ).json();
+    expect(JSON.stringify(search)).not.toContain(id);
+    const theirs = (await call(null, 'GET', `/api/sellers/${scammer.id}/products`)).json();
+    expect(JSON.stringify(theirs)).not.toContain(id);
+    const buyer = await createAccount(t.app, 'user');
+    expect((await call(buyer, 'POST', '/api/wishlist', { productId: id })).statusCode).toBe(404);
+    expect((await call(buyer, 'POST', '/api/orders', { productId: id })).statusCode).not.toBe(200);
+
+    // Its seller sees it, held (the page says "Under review").
+    const mine = (await call(scammer, 'GET', `/api/products?email=${scammer.email}`)).json() as {
+      _id: string;
+      status: string;
+    }[];
+    expect(mine.find((p) => p._id === id)?.status).toBe('held');
+
+    const [first] = await queue();
+    expect(first).toMatchObject({ kind: 'listing', id, held: true });
+    expect(first?.score).toBeGreaterThanOrEqual(HOLD_AT);
+    expect(first?.signals.map((s) => s.rule).sort()).toEqual(
+      [RULES.priceBelowGuide.name, RULES.reusedPhoto.name].sort(),
+    );
+    expect(first?.signals.find((s) => s.rule === RULES.priceBelowGuide.name)?.sentence).toBe(
+      'Priced at $100, 20% of the $500 that phones like it sold for lately.',
+    );
+    expect(first?.photoMatches).toEqual([
+      expect.objectContaining({ photo: copied, matchedPhoto: copied }),
+    ]);
+  });
+});
+
+describe('each rule', () => {
+  it('the price: fires at half the guide or below, quiet above it', async () => {
+    const modelName = await modelWithGuide();
+    const seller = await createAccount(t.app, 'seller');
+    const cheap = await list(seller, listing(modelName, await photo(seller, 20), '250'));
+    const fair = await list(seller, listing(modelName, await photo(seller, 21), '260'));
+    expect((await signalsOf(cheap)).map((s) => [s.rule, s.weight])).toEqual([
+      [RULES.priceBelowGuide.name, RULES.priceBelowGuide.weight],
+    ]);
+    expect(await signalsOf(fair)).toEqual([]);
+    // One signal alone holds nothing.
+    expect(await statusOf(cheap)).toBe('available');
+  });
+
+  it('a new seller: three phones of $500 or more in the first days, not two', async () => {
+    const seller = await createAccount(t.app, 'seller');
+    const word = uniqueWord();
+    await list(seller, listing(`Galaxy ${word}`, await photo(seller, 30), '700'));
+    await list(seller, listing(`Galaxy ${word}b`, await photo(seller, 31), '650'));
+    await list(seller, listing(`Galaxy ${word}c`, await photo(seller, 32), '499'));
+    expect(await signalsOf(seller.id)).toEqual([]);
+    await list(seller, listing(`Galaxy ${word}d`, await photo(seller, 33), '900'));
+    expect((await signalsOf(seller.id)).map((s) => s.rule)).toEqual([
+      RULES.newSellerHighValue.name,
+    ]);
+  });
+
+  it('a message asking to pay outside: flagged for its receiver, not for its writer; a plain one not', async () => {
+    const seller = await createAccount(t.app, 'seller');
+    const id = await list(seller, listing(`Moto ${uniqueWord()}`, await photo(seller, 40), '300'));
+    const buyer = await createAccount(t.app, 'user');
+    const started = await call(buyer, 'POST', '/api/conversations', {
+      productId: id,
+      body: 'Is the battery still good?',
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const conversation = started.json().conversationId as string;
+    const sent = await call(seller, 'POST', `/api/conversations/${conversation}/messages`, {
+      body: 'Yes. Pay me by Zelle to save the fee and I post it today.',
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const read = async (who: Account) =>
+      (await call(who, 'GET', `/api/conversations/${conversation}`)).json().messages as {
+        body: string;
+        offPlatform: boolean;
+      }[];
+    expect((await read(buyer)).map((m) => m.offPlatform)).toEqual([false, true]);
+    expect((await read(seller)).map((m) => m.offPlatform)).toEqual([false, false]);
+    expect((await signalsOf(seller.id)).map((s) => s.rule)).toEqual([RULES.offPlatform.name]);
+    expect(await signalsOf(buyer.id)).toEqual([]);
+  });
+
+  it('reports: two people a signal, three hold the listing', async () => {
+    const seller = await createAccount(t.app, 'seller');
+    const id = await list(seller, listing(`Nokia ${uniqueWord()}`, await photo(seller, 50), '300'));
+    const reporters = await Promise.all([1, 2, 3].map(() => createAccount(t.app, 'user')));
+    const report = (who: Account) =>
+      call(who, 'POST', `/api/products/${id}/reports`, { reason: 'scam', note: '' });
+    expect((await report(reporters[0] as Account)).statusCode).toBe(200);
+    expect(await signalsOf(id)).toEqual([]);
+    expect((await report(reporters[1] as Account)).statusCode).toBe(200);
+    expect((await signalsOf(id)).map((s) => s.weight)).toEqual([RULES.reports.someWeight]);
+    expect(await statusOf(id)).toBe('available');
+    expect((await report(reporters[2] as Account)).statusCode).toBe(200);
+    expect(await statusOf(id)).toBe('held');
+  });
+});
+
+describe('the queue’s actions', () => {
+  async function heldListing() {
+    const modelName = await modelWithGuide();
+    const honest = await createAccount(t.app, 'seller');
+    const copied = await photo(honest, 60 + Math.floor(Math.random() * 100));
+    await list(honest, listing(`Honest ${uniqueWord()}`, copied, '480'));
+    const seller = await createAccount(t.app, 'seller');
+    const id = await list(seller, listing(modelName, copied, '100'));
+    expect(await statusOf(id)).toBe('held');
+    return { id, seller };
+  }
+  const act = (target: string, id: string, action: string, who: Account = admin) =>
+    call(who, 'POST', '/api/review/actions', { target, id, action, note: 'looked' });
+
+  it('clear puts a held listing on sale and keeps it there through an edit of the same signals', async () => {
+    const { id, seller } = await heldListing();
+    expect((await act('listing', id, 'clear')).statusCode).toBe(200);
+    expect(await statusOf(id)).toBe('available');
+    expect((await call(null, 'GET', `/api/products/${id}`)).statusCode).toBe(200);
+    expect((await queue()).map((i) => i.id)).not.toContain(id);
+    const [row] = await t.database.db.select().from(products).where(eq(products.id, id));
+    const edited = await call(seller, 'PUT', `/api/products/${id}`, {
+      ...listing(row?.modelName as string, row?.image as string, '100'),
+      imei: undefined,
+      image: undefined,
+      description: 'Even cleaner.',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await statusOf(id)).toBe('available');
+    // Clearing it again: it is not held, so it stays for sale; a second clear is no error.
+    const records = (await call(admin, 'GET', '/api/review/actions')).json() as {
+      subjectId: string;
+      action: string;
+      adminName: string;
+    }[];
+    expect(records[0]).toMatchObject({ subjectId: id, action: 'clear' });
+  });
+
+  it('withdraw takes it off; a second withdraw is refused', async () => {
+    const { id } = await heldListing();
+    expect((await act('listing', id, 'withdraw')).statusCode).toBe(200);
+    expect(await statusOf(id)).toBe('withdrawn');
+    expect((await act('listing', id, 'withdraw')).statusCode).toBe(409);
+  });
+
+  it('ban removes the account and its listings, blocks their IMEIs, and marks its addresses', async () => {
+    const { id, seller } = await heldListing();
+    expect((await act('listing', id, 'ban')).statusCode).toBe(200);
+    expect(await statusOf(id)).toBeUndefined();
+    expect(await t.database.db.select().from(users).where(eq(users.id, seller.id))).toEqual([]);
+    const [blocked] = await rowsOf<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from blocked_imeis where reason = 'Its seller was banned after review'`,
+    );
+    expect(blocked?.n).toBeGreaterThan(0);
+    const records = (await call(admin, 'GET', '/api/review/actions')).json() as {
+      subjectId: string;
+      action: string;
+      target: string;
+    }[];
+    expect(records[0]).toMatchObject({ subjectId: seller.id, action: 'ban', target: 'account' });
+  });
+
+  it('dismiss decides one report; an action that does not fit its target is refused', async () => {
+    const seller = await createAccount(t.app, 'seller');
+    const id = await list(seller, listing(`Sony ${uniqueWord()}`, await photo(seller, 70), '300'));
+    const reporter = await createAccount(t.app, 'user');
+    await call(reporter, 'POST', `/api/products/${id}/reports`, { reason: 'other', note: 'odd' });
+    const item = (await queue()).find((i) => i.id === id);
+    const reportId = item?.reports[0]?._id as string;
+    expect((await act('report', reportId, 'withdraw')).statusCode).toBe(400);
+    expect((await act('listing', id, 'dismiss')).statusCode).toBe(400);
+    expect((await act('report', reportId, 'dismiss')).statusCode).toBe(200);
+    expect((await act('report', reportId, 'dismiss')).statusCode).toBe(409);
+    expect((await queue()).map((i) => i.id)).not.toContain(id);
+    const mine = (await call(reporter, 'GET', '/api/reports')).json() as { status: string }[];
+    expect(mine[0]?.status).toBe('dismissed');
+  });
+
+  it('is the admin’s alone', async () => {
+    const someone = await createAccount(t.app, 'seller');
+    expect((await call(someone, 'GET', '/api/review')).statusCode).toBe(403);
+    expect((await call(null, 'GET', '/api/review')).statusCode).toBe(401);
+    expect((await act('account', someone.id, 'ban', someone)).statusCode).toBe(403);
+  });
+});
