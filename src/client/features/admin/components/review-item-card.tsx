@@ -60,13 +60,9 @@ export function ReviewItemCard({
           </h2>
           <p className="flex flex-wrap gap-2">
             <span className="badge badge-neutral">{T.score(item.score)}</span>
-            {item.held && (
-              <span className="badge badge-warning" title={T.heldHint}>
-                {T.held}
-                <span className="sr-only">:</span> <span className="sr-only">{T.heldHint}</span>
-              </span>
-            )}
+            {item.held && <span className="badge badge-warning">{T.held}</span>}
           </p>
+          {item.held && <p className="w-full text-sm">{T.heldHint}</p>}
         </header>
 
         {item.signals.length > 0 && (

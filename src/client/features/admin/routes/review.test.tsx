@@ -206,6 +206,7 @@ describe('the Review queue (issue 34)', () => {
     const first = card('Listing: iPhone 15 Pro 256 GB');
     expect(within(first).getByText('Risk score 90')).toBeInTheDocument();
     expect(within(first).getByText('Held')).toBeInTheDocument();
+    expect(within(first).getByText('Not shown to buyers until cleared.')).toBeInTheDocument();
     expect(
       within(first).getByText(
         "Priced at 20% of the guide's $900 for this model, storage and condition.",
