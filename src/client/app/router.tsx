@@ -221,6 +221,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               seller,
             ),
             lazyPage(
+              'review',
+              async () => {
+                const m = await import('@client/features/admin/routes/review');
+                return { Component: m.ReviewRoute, loader: m.reviewLoader(queryClient) };
+              },
+              admin,
+            ),
+            lazyPage(
               'allseller',
               async () => {
                 const m = await import('@client/features/admin/routes/all-sellers');

@@ -41,6 +41,8 @@ export const queryRoots = {
   roles: ['roles'],
   /** The admin's blocked IMEIs: changed only by the admin's own calls. */
   imeis: ['imeis'],
+  /** The admin's review queue (issue 34): held listings, risky accounts, reports; its decisions. */
+  review: ['review'],
   /** The brands: fixed. */
   categories: ['categories'],
   /** The server's settings for pages: fixed while it runs. */
@@ -74,6 +76,9 @@ export const ROOT_SHOWS: Record<QueryRoot, readonly LiveSubject[]> = {
   accounts: ['account'],
   roles: ['account'],
   imeis: [],
+  // No live subject tells the admin of a new listing, signal or report: the queue is read again
+  // when shown and stale, on focus, and after the admin's own decisions.
+  review: [],
   categories: [],
   config: [],
   priceGuide: [],

@@ -11,6 +11,8 @@ export const MESSAGE_TEXT = {
   reportReason: 'What is wrong with it?',
   reported: 'Reported: the admin will read it.',
   reportedMark: 'Reported',
+  /** Said before the off-platform warning to a screen reader (issue 34). */
+  warning: 'Warning',
   phonePage: "The phone's page",
   reportedTitle: 'Reported messages',
   reportedNone: 'No message is reported.',

@@ -32,6 +32,8 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
     { to: '/dashboard/messages', label: 'Messages' },
   ],
   admin: [
+    // First: what to look at first (issue 34).
+    { to: '/dashboard/review', label: 'Review queue' },
     { to: '/dashboard/allseller', label: TEXT.dashboard.allSellers },
     { to: '/dashboard/allbuyer', label: TEXT.dashboard.allBuyers },
     { to: '/dashboard/banned', label: 'Banned Addresses' },

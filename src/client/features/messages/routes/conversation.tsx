@@ -7,6 +7,7 @@ import { session } from '@client/lib/auth/session';
 import { formatDateTime } from '@client/lib/format';
 import { toast } from '@client/lib/toast';
 import type { Message } from '@shared/entities';
+import { OFF_PLATFORM_WARNING } from '@shared/risk-names';
 import { TEXT } from '@shared/texts';
 import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
@@ -80,7 +81,8 @@ export function ConversationRoute() {
             >
               {m.body}
             </div>
-            <div className="chat-footer text-xs">
+            <div className={`chat-footer text-xs ${m.offPlatform ? 'flex-col items-start' : ''}`}>
+              {m.offPlatform && <OffPlatformWarning />}
               {m.reported ? (
                 <span className="badge badge-warning badge-xs">{MESSAGE_TEXT.reportedMark}</span>
               ) : (
@@ -116,6 +118,33 @@ export function ConversationRoute() {
         {reporting && <ReportForm message={reporting} onDone={() => setReporting(null)} />}
       </Modal>
     </DashboardPage>
+  );
+}
+
+/**
+ * The warning a message asking to pay or talk outside the marketplace is delivered with (issue
+ * 34; the server flags it for its receiver only), read right after it. Not a live alert: it is
+ * part of the message, and would otherwise be announced again at every refresh.
+ */
+function OffPlatformWarning() {
+  return (
+    <p className="alert alert-warning alert-soft mt-1 max-w-prose text-sm">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="h-5 w-5 shrink-0 stroke-current"
+        fill="none"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
+        <path d="M12 3 2 20h20L12 3z" />
+        <path d="M12 10v4M12 17h.01" />
+      </svg>
+      <span>
+        <span className="sr-only">{MESSAGE_TEXT.warning}:</span> {OFF_PLATFORM_WARNING}
+      </span>
+    </p>
   );
 }
 
