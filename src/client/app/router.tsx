@@ -154,6 +154,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               const m = await import('@client/features/notifications/routes/mail-settings');
               return { Component: m.MailSettingsRoute, loader: m.mailSettingsLoader(queryClient) };
             }),
+            // A person's own reports of listings and sellers (issue 34): buyers and sellers.
+            lazyPage('reports', async () => {
+              const m = await import('@client/features/reports/routes/my-reports');
+              return { Component: m.MyReportsRoute, loader: m.myReportsLoader(queryClient) };
+            }),
             lazyPage('mywishlist', async () => {
               const m = await import('@client/features/buying/routes/my-wish-list');
               return { Component: m.MyWishListRoute, loader: m.myWishListLoader(queryClient) };

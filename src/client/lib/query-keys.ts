@@ -29,6 +29,8 @@ export const queryRoots = {
    * change or an alert (a notification) moves; and how many buyers wait for a seller's phone.
    */
   savedSearches: ['saved-searches'],
+  /** A person's own reports of listings and sellers (issue 34): a decision is told in the bell. */
+  reports: ['reports'],
   /** The mail a person wants: changed only by their own saves. */
   mailSettings: ['mail-settings'],
   /** A seller's money (the Payouts page). */
@@ -70,6 +72,7 @@ export const ROOT_SHOWS: Record<QueryRoot, readonly LiveSubject[]> = {
   conversations: ['conversation', 'order'],
   notifications: ['notification'],
   savedSearches: ['notification', 'product'],
+  reports: ['notification'],
   mailSettings: [],
   payouts: ['money', 'order'],
   finance: ['money'],

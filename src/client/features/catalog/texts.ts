@@ -141,3 +141,21 @@ export const SAVE_SEARCH_TEXT = {
   signIn: 'Please sign in to save this search.',
   signInLink: 'Sign in',
 } as const;
+
+/** Reporting a listing or a seller (issue 34): the dialog's texts. */
+export const REPORT_TEXT = {
+  listingButton: 'Report this listing',
+  sellerButton: 'Report this seller',
+  listingTitle: 'Report this listing',
+  sellerTitle: 'Report this seller',
+  intro: (name: string) =>
+    `Tell us what is wrong with ${name}. We look at every report; nobody is told who sent it.`,
+  reasons: 'Why are you reporting it?',
+  chooseReason: 'Choose a reason.',
+  note: 'Anything that would help us (optional)',
+  noteHint: (max: number) => `Up to ${max} characters. Do not share your phone number or e-mail.`,
+  send: 'Send',
+  cancel: 'Cancel',
+  sent: 'Thanks: your report was sent.',
+  notSent: 'Your report was not sent. Try again in a moment.',
+} as const;

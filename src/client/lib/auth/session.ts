@@ -43,16 +43,32 @@ const toUser = (a: IdentityAccount): IdentityUser => ({
 export const getAccessToken = (): string | null =>
   typeof localStorage === 'undefined' ? null : localStorage.getItem(ACCESS_TOKEN_STORAGE_KEY);
 
-/** Seconds-since-epoch expiry of a JWT, read without verifying (the server verifies). */
-function expiryOf(token: string): number | null {
+/** A JWT's claims, read without verifying (the server verifies); null when it is not one. */
+function claimsOf(token: string): Record<string, unknown> | null {
   try {
     const payload = JSON.parse(
       atob(token.split('.')[1]?.replace(/-/g, '+').replace(/_/g, '/') ?? ''),
     );
-    return typeof payload.exp === 'number' ? payload.exp : null;
+    return payload !== null && typeof payload === 'object' ? payload : null;
   } catch {
     return null;
   }
+}
+
+/** Seconds-since-epoch expiry of a JWT, read without verifying (the server verifies). */
+function expiryOf(token: string): number | null {
+  const exp = claimsOf(token)?.exp;
+  return typeof exp === 'number' ? exp : null;
+}
+
+/**
+ * The signed-in person's account id (the token's subject), to shape the page only: a phone's
+ * seller sees no "Report" on their own phone. Null when signed out or while the server renders.
+ */
+export function accountIdOf(user: IdentityUser | null): string | null {
+  const token = user ? getAccessToken() : null;
+  const sub = token ? claimsOf(token)?.sub : null;
+  return typeof sub === 'string' ? sub : null;
 }
 
 /** The identity provider's session cookie is the credential here: the token is what it gets. */

@@ -19,6 +19,7 @@ import { ModelPriceHistory, priceHistoryQuestionOf } from '../components/model-p
 import { PhotoGallery } from '../components/photo-gallery';
 import { ProductActions } from '../components/product-actions';
 import { PriceTag, ProductDetails, StatusBadge } from '../components/product-details';
+import { ReportButton } from '../components/report-button';
 import { SellerFacts } from '../components/seller-summary';
 import { SimilarPhones } from '../components/similar-phones';
 import { idOrNotFound, notFoundOn } from '../not-found';
@@ -245,6 +246,15 @@ export function ProductRoute() {
           {/* A question before booking (issue 20): buyers and visitors, on a phone for sale. */}
           {!sold && !withdrawn && actions.buyerActions && (
             <AskSeller productId={product._id} signedIn={user !== null} />
+          )}
+          {/* Anyone but its seller reports a listing the public can see (issue 34). */}
+          {!withdrawn && (
+            <ReportButton
+              kind="listing"
+              id={product._id}
+              name={titleOf(product)}
+              sellerId={seller._id}
+            />
           )}
         </div>
       </div>

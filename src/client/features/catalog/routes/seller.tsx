@@ -8,6 +8,7 @@ import { Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import { sellerQueryOptions, useSeller } from '../api/get-seller';
 import { sellerListingsQueryOptions, useSellerListings } from '../api/get-seller-listings';
 import { PhoneGrid } from '../components/phone-grid';
+import { ReportButton } from '../components/report-button';
 import { SellerFacts } from '../components/seller-summary';
 import { idOrNotFound, notFoundOn } from '../not-found';
 import { CATALOG_TEXT } from '../texts';
@@ -56,6 +57,7 @@ export function SellerRoute() {
         <p className="text-sm font-semibold uppercase opacity-70">{CATALOG_TEXT.sellerPage}</p>
         <h1 className="text-3xl font-bold break-words">{seller.name}</h1>
         <SellerFacts seller={seller} />
+        <ReportButton kind="seller" id={seller._id} name={seller.name} sellerId={seller._id} />
       </header>
       <section aria-labelledby="for-sale-heading" className="space-y-6">
         <h2 id="for-sale-heading" className="text-2xl font-bold">

@@ -23,6 +23,7 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
     { to: '/dashboard/mywishlist', label: TEXT.dashboard.myWishList },
     { to: '/dashboard/saved-searches', label: 'Saved searches' },
     { to: '/dashboard/messages', label: 'Messages' },
+    { to: '/dashboard/reports', label: 'My reports' },
   ],
   seller: [
     { to: '/dashboard/addaproduct', label: TEXT.dashboard.addProduct },
@@ -30,6 +31,7 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
     { to: '/dashboard/mysales', label: 'My Sales' },
     { to: '/dashboard/payouts', label: 'Payouts' },
     { to: '/dashboard/messages', label: 'Messages' },
+    { to: '/dashboard/reports', label: 'My reports' },
   ],
   admin: [
     // First: what to look at first (issue 34).
