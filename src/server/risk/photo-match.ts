@@ -81,6 +81,29 @@ export async function findReusedPhotos(
 ): Promise<PhotoMatch[]> {
   const wanted = [...new Set(photos)];
   if (wanted.length === 0) return [];
+  // PostgreSQL would hand these few index probes to parallel workers, whose start costs more than
+  // the probes (bench/photo-match.ts): off for this lookup, and as it was again after, should the
+  // caller's transaction go on (set_config's local setting lasts to its end, savepoint or not).
+  return db.transaction(async (tx) => {
+    const [setting] = await rowsOf<{ previous: string }>(
+      tx,
+      sql`select current_setting('max_parallel_workers_per_gather') as previous,
+          set_config('max_parallel_workers_per_gather', '0', true)`,
+    );
+    const matches = await lookUp(tx, wanted, sellerEmail, productId);
+    await tx.execute(
+      sql`select set_config('max_parallel_workers_per_gather', ${setting?.previous ?? '2'}, true)`,
+    );
+    return matches;
+  });
+}
+
+async function lookUp(
+  db: Tx,
+  wanted: string[],
+  sellerEmail: string,
+  productId: string | undefined,
+): Promise<PhotoMatch[]> {
   const own = await rowsOf<{ url: string; hash: string; detail: string }>(
     db,
     sql`select url, hash::text as hash, detail::text as detail from photo_hashes
