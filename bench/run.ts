@@ -17,6 +17,7 @@ import { createDatabase, startPostgres } from './lib/postgres';
 import { type Figure, type PartResult, type Report, summaryOf, writeReport } from './lib/report';
 import { benchLighthouse } from './lighthouse';
 import { benchMainThread } from './main-thread';
+import { benchPhotoMatch } from './photo-match';
 import { benchReplica } from './replica';
 import { benchSavedSearches } from './saved-searches';
 import { benchScaleCurve } from './scale-curve';
@@ -34,8 +35,8 @@ const appendix: NonNullable<Report['appendix']> = [];
 
 /**
  * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
- * main-thread, api-load, balancer, scale-curve, search, saved-searches, replica, images,
- * signup-flood) and writes
+ * main-thread, api-load, balancer, scale-curve, search, saved-searches, photo-match, replica,
+ * images, signup-flood) and writes
  * bench/results/partial.{md,json}, leaving the whole run's latest.{md,json} as they are.
  * `lighthouse` runs both of its modes, quiet and one core busy, side by side (bench/lighthouse.ts);
  * `main-thread` is the unthrottled script evaluation per page and its top scripts
@@ -80,9 +81,14 @@ if (wanted('lighthouse') || wanted('main-thread'))
       );
   });
 
-const needsPostgres = ['api-load', 'balancer', 'scale-curve', 'search', 'saved-searches'].some(
-  wanted,
-);
+const needsPostgres = [
+  'api-load',
+  'balancer',
+  'scale-curve',
+  'search',
+  'saved-searches',
+  'photo-match',
+].some(wanted);
 const postgres = needsPostgres ? startPostgres() : { skipped: 'not asked for (--only)' };
 if ('skipped' in postgres) notes.push(`PostgreSQL parts skipped: ${postgres.skipped}.`);
 // However the bench ends (an error, Ctrl-C), its PostgreSQL stops and its files go.
@@ -111,6 +117,10 @@ try {
     figures.push(
       ...(await step('saved searches', () => benchSavedSearches(savedUrl || undefined))),
     );
+  }
+  if (wanted('photo-match')) {
+    const photoUrl = serverUrl && (await createDatabase(serverUrl, 'bench_photo_match'));
+    figures.push(...(await step('photo match', () => benchPhotoMatch(photoUrl || undefined))));
   }
   const searchUrl =
     wanted('search') && serverUrl && (await createDatabase(serverUrl, 'bench_search'));

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bit,
   boolean,
   check,
   customType,
@@ -1054,4 +1055,31 @@ export const bannedMarks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ name: 'banned_marks_pkey', columns: [t.kind, t.hash] })],
+);
+
+/**
+ * Every stored photo's perceptual hashes (issue 34, decision 054), by its URL, so a photo already
+ * on another seller's listing is found though it was downloaded and uploaded again
+ * (risk/photo-match.ts). `hash` is cut into three bands (22, 21 and 21 bits), each indexed: two
+ * hashes at most 8 bits apart agree within 2 bits on one band at least, so a lookup probes each
+ * band's values within 2 bits and checks the few rows it finds (multi-index hashing).
+ */
+export const photoHashes = pgTable(
+  'photo_hashes',
+  {
+    url: text('url').primaryKey(),
+    /** The 64-bit hash, its bits as a signed bigint's. */
+    hash: bigint('hash', { mode: 'bigint' }).notNull(),
+    /** The 256-bit hash that confirms a candidate. */
+    detail: bit('detail', { dimensions: 256 }).notNull(),
+    band0: integer('band0').notNull().generatedAlwaysAs(sql`((hash >> 42) & 4194303)::integer`),
+    band1: integer('band1').notNull().generatedAlwaysAs(sql`((hash >> 21) & 2097151)::integer`),
+    band2: integer('band2').notNull().generatedAlwaysAs(sql`(hash & 2097151)::integer`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('photo_hashes_band0_idx').on(t.band0),
+    index('photo_hashes_band1_idx').on(t.band1),
+    index('photo_hashes_band2_idx').on(t.band2),
+  ],
 );

@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import { DomainError } from '../domain/domain-error';
 import { InvalidImageError, MAX_IMAGE_BYTES } from '../images/image-store';
 import type { LoosePhotos } from '../images/loose-photos';
+import { recordPhotoHashes } from '../risk/photo-match';
 import { contractRoutes } from './contract-routes';
 
 export default contractRoutes<{ loosePhotos: LoosePhotos }>(async (route, app, { loosePhotos }) => {
@@ -38,6 +39,8 @@ export default contractRoutes<{ loosePhotos: LoosePhotos }>(async (route, app, {
       await loosePhotos.note(app.db, [store.urlOf(bytes)]);
       try {
         const { url } = await store.save(bytes);
+        // Hashed as it is stored, so a copy of it uploaded later by someone else is found.
+        await recordPhotoHashes(app.db, url, bytes);
         return { success: true, data: { url } };
       } catch (err) {
         if (err instanceof InvalidImageError) throw DomainError.badRequest(`image: ${err.message}`);

@@ -17,6 +17,7 @@ import { advertisements, orders, paymentIntents, payments, products, users } fro
 import type { ImageStore } from '../images/image-store';
 import type { ImeiVault } from '../imei/imei-vault';
 import { toCents } from '../repositories/money';
+import { recordPhotoHashes } from '../risk/photo-match';
 import { phoneSvg } from './phone-art';
 
 type Listing = [
@@ -785,7 +786,9 @@ export async function seedDemo(
   for (const [categoryId, , , , color] of LISTINGS) {
     const key = `${categoryId}:${color}`;
     if (imageUrls.has(key)) continue;
-    const { url } = await images.save(Buffer.from(phoneSvg(categoryId, color)));
+    const art = Buffer.from(phoneSvg(categoryId, color));
+    const { url } = await images.save(art);
+    await recordPhotoHashes(db, url, art);
     imageUrls.set(key, url);
   }
   const day = 24 * 60 * 60 * 1000;
