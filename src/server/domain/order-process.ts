@@ -164,7 +164,11 @@ export function mayAdvertise(caller: Caller, product: ProductRow): void {
   if (product.sellerEmail !== caller.email)
     throw DomainError.forbidden('You may only advertise your own products');
   if (!can('product', product.status, 'advertise'))
-    throw DomainError.conflict('A sold product cannot be advertised');
+    throw DomainError.conflict(
+      product.status === 'held'
+        ? 'This phone is under review; it can be advertised once it is cleared'
+        : 'A sold product cannot be advertised',
+    );
 }
 
 export function maySetPhotos(caller: Caller, product: ProductRow): void {

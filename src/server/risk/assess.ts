@@ -14,6 +14,7 @@ import { priceGuideFor } from '../repositories/price-guide';
 import { setProductStatus } from '../repositories/products';
 import { distinctReporters } from '../repositories/reports';
 import { offPlatform } from './off-platform';
+import { findReusedPhotos } from './photo-match';
 import { type Fired, HOLD_AT, priceSignal, RULES, type RuleName, reportsSignal } from './rules';
 
 /** Photos of a listing shown on another seller's listing (decision 054 says how they match). */
@@ -22,27 +23,8 @@ export type PhotoReuse = (
   listing: { photos: string[]; sellerEmail: string; productId?: string },
 ) => Promise<PhotoMatch[]>;
 
-/** The same files (one URL: the store names a photo by its content) on another seller's listing. */
-export const identicalPhotos: PhotoReuse = async (db, { photos, sellerEmail, productId }) => {
-  const rows = await rowsOf<{ id: string; url: string }>(
-    db,
-    sql`select p.id, u.url from products p, unnest(p.photos) as u(url)
-        where p.photos && ${`{${photos.map((u) => `"${u}"`).join(',')}}`}::text[]
-          and p.seller_email <> ${sellerEmail}
-          and p.id <> coalesce(${productId ?? null}::uuid, '00000000-0000-0000-0000-000000000000')
-          and u.url = any(${`{${photos.map((u) => `"${u}"`).join(',')}}`}::text[])
-        limit 20`,
-  );
-  return rows.map((r) => ({
-    photo: r.url,
-    matchedPhoto: r.url,
-    matchedProductId: r.id,
-    distance: 0,
-  }));
-};
-
-/** How a listing's photos are matched against other sellers' (decision 054). */
-const listingPhotoReuse: PhotoReuse = identicalPhotos;
+/** How a listing's photos are matched against other sellers': perceptually (decision 054). */
+const listingPhotoReuse: PhotoReuse = findReusedPhotos;
 
 /** A listing's rules again after it was reported (the reports rule), in a transaction. */
 export async function assessReportedListing(db: Db, productId: string): Promise<void> {

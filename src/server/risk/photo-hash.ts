@@ -32,7 +32,15 @@ export type PhotoHashes = {
   hash: bigint;
   /** 256 bits as a string of '0' and '1', as PostgreSQL writes a `bit(256)`. */
   detail: string;
+  /**
+   * The picture is (nearly) one flat colour: its hashes say nothing about it (every blank image
+   * hashes alike), so it is matched by its URL alone, never perceptually.
+   */
+  featureless: boolean;
 };
+
+/** A grey picture whose pixels' standard deviation is below this (of 255) is featureless. */
+export const FEATURELESS_STDDEV = 4;
 
 /** cos((2x + 1)uπ / 2N) for the frequencies u = 1..16 the hashes keep, N = 64. */
 const COSINES = Array.from({ length: DETAIL }, (_, i) =>
@@ -79,7 +87,19 @@ export function hashesOfGrey(pixels: Uint8Array): PhotoHashes {
   let hash = 0n;
   for (const c of coarse) hash = (hash << 1n) | (c > coarseMedian ? 1n : 0n);
   const detailMedian = medianOf(detail);
-  return { hash, detail: Array.from(detail, (c) => (c > detailMedian ? '1' : '0')).join('') };
+  let sum = 0;
+  let squares = 0;
+  for (const p of pixels) {
+    sum += p;
+    squares += p * p;
+  }
+  const mean = sum / pixels.length;
+  const stddev = Math.sqrt(Math.max(0, squares / pixels.length - mean * mean));
+  return {
+    hash,
+    detail: Array.from(detail, (c) => (c > detailMedian ? '1' : '0')).join(''),
+    featureless: stddev < FEATURELESS_STDDEV,
+  };
 }
 
 const medianOf = (values: Float64Array): number => {

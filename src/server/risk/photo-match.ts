@@ -38,6 +38,8 @@ export async function recordPhotoHashes(
     .where(eq(photoHashesTable.url, url));
   if (kept) return null;
   const hashes = await photoHashes(bytes);
+  // A blank picture hashes like every other blank one: it is matched by its URL alone.
+  if (hashes.featureless) return hashes;
   await db
     .insert(photoHashesTable)
     .values({ url, hash: BigInt.asIntN(64, hashes.hash), detail: hashes.detail })

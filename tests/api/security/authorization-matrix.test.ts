@@ -826,6 +826,29 @@ const rows: Record<string, Row> = {
     ok: 200,
     request: get('/api/reports'),
   },
+  // The review queue (issue 34): the admin's alone; each action makes its own subject.
+  'the review queue': {
+    routes: ['GET /api/review'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/review'),
+  },
+  'act from the review queue': {
+    routes: ['POST /api/review/actions'],
+    rule: 'admin',
+    ok: 200,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/review/actions',
+      payload: { target: 'listing', id: (await freshPhone()).id, action: 'withdraw', note: '' },
+    }),
+  },
+  'the review queue’s decisions': {
+    routes: ['GET /api/review/actions'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/review/actions'),
+  },
   'read orders': {
     routes: ['GET /api/order'],
     rule: 'ownerBuyer',
