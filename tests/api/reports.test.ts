@@ -389,12 +389,15 @@ describe('deciding reports', () => {
     )[0] as typeof users.$inferSelect;
     const [p1, p2] = [await phone({}, badRow), await phone({}, badRow)];
     const [a, b] = [await createAccount(t.app, 'user'), await createAccount(t.app, 'user')];
-    for (const res of await Promise.all([
-      reportSellerOf(a, badSeller.id),
-      reportPhone(a, p1.id),
-      reportPhone(b, p2.id),
-    ]))
+    // One after the other: the notice names a reporter's reports in the order they were made.
+    for (const send of [
+      () => reportSellerOf(a, badSeller.id),
+      () => reportPhone(a, p1.id),
+      () => reportPhone(b, p2.id),
+    ]) {
+      const res = await send();
       expect(res.statusCode, res.body).toBe(200);
+    }
     const elsewhere = await phone();
     expect((await reportPhone(b, elsewhere.id)).statusCode).toBe(200);
     expect(await distinctReporters(t.database.db, { sellerId: badSeller.id })).toBe(2);
