@@ -165,6 +165,10 @@ describe('a listing at a fifth of the guide with another seller’s photo', () =
     expect(first?.photoMatches).toEqual([
       expect.objectContaining({ photo: copied, matchedPhoto: copied }),
     ]);
+
+    // The photo is the honest seller's: their next listing with it is no copy of the scammer's.
+    const again = await list(honest, listing(`Honest ${uniqueWord()}`, copied, '470'));
+    expect(await signalsOf(again)).toEqual([]);
   });
 });
 

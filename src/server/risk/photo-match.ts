@@ -106,9 +106,10 @@ async function lookUp(
   sellerEmail: string,
   productId: string | undefined,
 ): Promise<PhotoMatch[]> {
-  const own = await rowsOf<{ url: string; hash: string; detail: string }>(
+  const own = await rowsOf<{ url: string; hash: string; detail: string; stored: string }>(
     db,
-    sql`select url, hash::text as hash, detail::text as detail from photo_hashes
+    sql`select url, hash::text as hash, detail::text as detail,
+               created_at::text as stored from photo_hashes
         where url in (${sql.join(
           wanted.map((url) => sql`${url}`),
           sql`, `,
@@ -125,7 +126,10 @@ async function lookUp(
         bit_count(${row.detail}::bit(256) # detail)::int
       from photo_hashes
       where (band0 = any(${b0}::int[]) or band1 = any(${b1}::int[]) or band2 = any(${b2}::int[]))
-        and url <> ${row.url}`;
+        and url <> ${row.url}
+        -- The copy is the later of the two: a photo stored before its like is its original,
+        -- never counted against the seller who first showed it.
+        and created_at < ${row.stored}::timestamptz`;
   });
   const candidates = sql.join([identical, ...near], sql` union all `);
   const rows = await rowsOf<{
@@ -141,13 +145,15 @@ async function lookUp(
         c.detail_distance
       from candidate c
       cross join lateral (
-        select id, seq from products
-        where photos @> array[c.matched] and seller_email <> ${sellerEmail}
+        -- The oldest listing that shows the matched photo: its seller showed it first.
+        select id, seq, seller_email from products
+        where photos @> array[c.matched]
           ${productId ? sql`and id <> ${productId}::uuid` : sql``}
         order by seq
         limit 1
       ) p
-      where c.distance <= ${PHOTO_MATCH_MAX_DISTANCE}
+      where p.seller_email <> ${sellerEmail}
+        and c.distance <= ${PHOTO_MATCH_MAX_DISTANCE}
         and c.detail_distance <= ${PHOTO_MATCH_MAX_DETAIL_DISTANCE}
       order by c.photo, c.distance, c.detail_distance, p.seq`,
   );
