@@ -10,8 +10,11 @@ import sharp, { type Sharp } from 'sharp';
 import { IMAGE_DEFAULT_WIDTH, IMAGE_WIDTHS } from '../../shared/constants';
 
 export interface ImageStore {
-  /** Stores an image and answers the URL of its default-size variant. */
-  save(bytes: Buffer): Promise<{ url: string }>;
+  /**
+   * Stores an image and answers the URL of its default-size variant, and its smallest variant's
+   * bytes when it encoded that variant now (a cheap picture to hash, decision 054).
+   */
+  save(bytes: Buffer): Promise<{ url: string; smallest?: Buffer }>;
   /** The URL `save` answers for these bytes, before (or without) storing them. */
   urlOf(bytes: Buffer): string;
   /** Whether `url` is one of this store's images (others are hosts it cannot look into). */
@@ -49,7 +52,7 @@ export abstract class VariantImageStore implements ImageStore {
   /** Removes the variant of this name; nothing happens when there is none. */
   abstract removeVariant(name: string): Promise<void>;
 
-  async save(bytes: Buffer): Promise<{ url: string }> {
+  async save(bytes: Buffer): Promise<{ url: string; smallest?: Buffer }> {
     if (bytes.length === 0) throw new InvalidImageError('The image is empty.');
     if (bytes.length > MAX_IMAGE_BYTES)
       throw new InvalidImageError('The image is larger than 10 MB.');
@@ -80,7 +83,11 @@ export abstract class VariantImageStore implements ImageStore {
       throw new InvalidImageError('The image is damaged or has too many pixels to process.');
     }
     await Promise.all(missing.map(({ name }, i) => this.putVariant(name, outputs[i] as Buffer)));
-    return { url: variantUrl(hash, IMAGE_DEFAULT_WIDTH) };
+    const smallest = missing.findIndex(({ width }) => width === IMAGE_WIDTHS[0]);
+    return {
+      url: variantUrl(hash, IMAGE_DEFAULT_WIDTH),
+      ...(smallest >= 0 ? { smallest: outputs[smallest] as Buffer } : {}),
+    };
   }
 
   urlOf(bytes: Buffer): string {
