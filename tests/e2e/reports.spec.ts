@@ -4,36 +4,12 @@
  * is not needed, and finds it Open in My reports. axe finds nothing serious or critical on the
  * dialog and the page, in the light and the dark theme.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { API_PASSWORD, createAccountViaApi, createSellerWithPhone, productIdOf } from './api';
+import { seriousFindings } from './axe';
 import { expect, test } from './console';
 
 const SMALL_PHONE = { width: 360, height: 780 };
-
-/** axe's serious and critical findings on what the page shows, in both themes. */
-async function seriousFindings(page: Page, where: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.waitForFunction(() =>
-      document
-        .getAnimations()
-        .every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
-    );
-    const { violations } = await new AxeBuilder({ page })
-      .setLegacyMode()
-      .options({ resultTypes: ['violations'] })
-      .analyze();
-    for (const v of violations)
-      if (v.impact === 'serious' || v.impact === 'critical')
-        found.push(
-          `${where}, ${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-        );
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
-}
 
 /** What of the page's own content reaches past the screen's right edge (none: no sideways scroll). */
 const overflowing = (page: Page) =>

@@ -7,7 +7,6 @@
  * another listing reaches the queue; the admin withdraws that listing and the buyer reads "Action
  * taken" in My reports. axe finds nothing serious on the queue, light and dark.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { syntheticPhoto } from '../helpers/synthetic-photos';
 import {
@@ -22,29 +21,12 @@ import {
   productIdOf,
   uniqueImei,
 } from './api';
+import { seriousFindings } from './axe';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
 
 const SMALL_PHONE = { width: 360, height: 780 };
 const LAPTOP = { width: 1280, height: 800 };
-
-async function seriousFindings(page: Page, where: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    const { violations } = await new AxeBuilder({ page })
-      .setLegacyMode()
-      .options({ resultTypes: ['violations'] })
-      .analyze();
-    for (const v of violations)
-      if (v.impact === 'serious' || v.impact === 'critical')
-        found.push(
-          `${where}, ${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-        );
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
-}
 
 async function signIn(page: Page, email: string, password: string, to: string) {
   await page.goto(`/signin?from=${encodeURIComponent(to)}`);

@@ -3,8 +3,6 @@
  * first, in the page the server renders (no second round trip, and without JavaScript), each
  * card leading to its own page.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import {
   bookPhone,
   createAccountViaApi,
@@ -12,27 +10,10 @@ import {
   payOrder,
   productIdOf,
 } from './api';
+import { seriousFindings } from './axe';
 import { expect, test } from './console';
 
 const INSTEAD = 'This phone is no longer available: similar phones for sale';
-
-/** axe's serious and critical findings on the page as it stands, in the light and dark theme. */
-async function seriousFindings(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.waitForFunction(() =>
-      document
-        .getAnimations()
-        .every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
-    );
-    const { violations } = await new AxeBuilder({ page }).setLegacyMode().analyze();
-    for (const v of violations)
-      if (v.impact === 'serious' || v.impact === 'critical')
-        found.push(`${colorScheme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-  }
-  return found;
-}
 
 /** Two phones of one model by two sellers; the first booked and paid for, so sold. */
 async function soldAndSimilar(baseURL: string) {

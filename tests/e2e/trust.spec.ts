@@ -3,11 +3,11 @@
  * health and the price's note against comparable completed sales, on a card and on the phone's
  * page; and the admin's block of a stolen phone's IMEI, which takes its listing off the brand page.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { uniqueImei } from '../helpers/factories';
 import { type Account, bookPhone, createAccountViaApi, handOver, payOrder } from './api';
+import { seriousFindings } from './axe';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
 import { ofThePhone } from './phone-page';
@@ -53,23 +53,6 @@ async function uploadPhoto(seller: Account): Promise<string> {
   });
   expect(res.ok()).toBe(true);
   return ((await res.json()) as { data: { url: string } }).data.url;
-}
-
-/** axe's serious and critical findings on the page as it stands, in the light and dark themes. */
-async function axeFindings(page: Page, where: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page })
-      .setLegacyMode()
-      .options({ resultTypes: ['violations'] })
-      .analyze();
-    for (const v of violations)
-      if (v.impact === 'serious' || v.impact === 'critical')
-        found.push(`${where}, ${colorScheme}: ${v.id} ${v.nodes.map((n) => n.target).join(' | ')}`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
 }
 
 async function signInAsAdmin(page: Page, to: string) {
@@ -125,7 +108,7 @@ test('a buyer sees the IMEI badge, the battery health and the price note; the ad
   await expect(card.getByText('Battery health')).toBeVisible();
   await expect(card).toContainText('92%');
   await expect(card).not.toContainText(imei);
-  const findings = await axeFindings(page, 'the brand page with the badges');
+  const findings = await seriousFindings(page, 'the brand page with the badges');
 
   // …and on the phone's page.
   await card.getByRole('link', { name: model, exact: true }).click();
@@ -136,7 +119,7 @@ test('a buyer sees the IMEI badge, the battery health and the price note; the ad
   await expect(ofThePhone(page, main.getByText('Good price'))).toBeVisible();
   await expect(main).toContainText('92%');
   await expect(main).not.toContainText(imei);
-  findings.push(...(await axeFindings(page, "the phone's page")));
+  findings.push(...(await seriousFindings(page, "the phone's page")));
   expect(findings).toEqual([]);
 
   // The admin blocks the IMEI, reported stolen: its listing is withdrawn.

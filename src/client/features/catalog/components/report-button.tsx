@@ -1,9 +1,9 @@
-import { signInPathFrom } from '@client/lib/auth/redirect';
+import { useResumeAfterSignIn } from '@client/lib/auth/resume-after-sign-in';
 import { accountIdOf, session } from '@client/lib/auth/session';
 import { useAuthUser } from '@client/lib/auth/use-auth';
 import { loadChunk } from '@client/lib/chunk-load';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { lazy, Suspense, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { REPORT_TEXT } from '../texts';
 
 // Loaded when opened: a phone's and a seller's pages do not carry the dialog (issue 34).
@@ -35,35 +35,18 @@ export function ReportButton({
 }) {
   const user = useAuthUser();
   const navigate = useNavigate();
-  const here = useLocation();
-  const [params, setParams] = useSearchParams();
   const [open, setOpen] = useState(false);
-
-  const start = async () => {
-    if (await session.currentUser()) return setOpen(true);
-    const back = new URLSearchParams(here.search);
-    back.set(REPORT_PARAM, '1');
-    navigate(signInPathFrom(`${here.pathname}?${back}`));
-  };
-
-  // Back from signing in: open the dialog, once, and take the parameter out of the URL.
-  const resume = params.has(REPORT_PARAM);
-  const resumed = useRef(false);
-  useEffect(() => {
-    if (!resume || resumed.current) return;
-    resumed.current = true;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete(REPORT_PARAM);
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+  // Back from signing in: the dialog opens once, unless the phone turned out to be theirs.
+  const { signInPath } = useResumeAfterSignIn(REPORT_PARAM, () => {
     void session.currentUser().then((current) => {
       if (current && accountIdOf(current) !== sellerId) setOpen(true);
     });
   });
+
+  const start = async () => {
+    if (await session.currentUser()) return setOpen(true);
+    navigate(signInPath());
+  };
 
   if (accountIdOf(user) === sellerId) return null;
   return (

@@ -1,4 +1,4 @@
-import { signInPathFrom } from '@client/lib/auth/redirect';
+import { useResumeAfterSignIn } from '@client/lib/auth/resume-after-sign-in';
 import { loadRole, useRole } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
 import { useAuthUser } from '@client/lib/auth/use-auth';
@@ -6,8 +6,8 @@ import { searchName } from '@client/lib/search-summary';
 import { toast } from '@client/lib/toast';
 import { toastWithLink } from '@client/lib/toast-with-link';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { type FilterScope, type PhoneFilters, savedSearchOf } from '../phone-filters';
 import { SAVE_SEARCH_TEXT } from '../texts';
 import { SaveSearchDialog } from './save-search-dialog';
@@ -31,43 +31,26 @@ export function SaveSearchButton({
   const role = useRole(user?.email ?? '');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const here = useLocation();
-  const [params, setParams] = useSearchParams();
   const [open, setOpen] = useState(false);
   const search = savedSearchOf(filters, scope);
+  // Back from signing in: the dialog opens once, for a buyer.
+  const { signInPath } = useResumeAfterSignIn(SAVE_PARAM, () => {
+    void session.currentUser().then((current) => current && start());
+  });
 
   const start = async () => {
     const current = await session.currentUser();
     if (!current) {
-      const back = new URLSearchParams(here.search);
-      back.set(SAVE_PARAM, '1');
       toastWithLink(
         'error',
         SAVE_SEARCH_TEXT.signIn,
-        { text: SAVE_SEARCH_TEXT.signInLink, to: signInPathFrom(`${here.pathname}?${back}`) },
+        { text: SAVE_SEARCH_TEXT.signInLink, to: signInPath() },
         navigate,
       );
     } else if ((await loadRole(queryClient, current.email)) !== 'buyer')
       toast.error(SAVE_SEARCH_TEXT.onlyBuyers);
     else setOpen(true);
   };
-
-  // Back from signing in: open the dialog, once, and take the parameter out of the URL.
-  const resume = params.has(SAVE_PARAM);
-  const resumed = useRef(false);
-  useEffect(() => {
-    if (!resume || resumed.current) return;
-    resumed.current = true;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete(SAVE_PARAM);
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
-    void session.currentUser().then((current) => current && start());
-  });
 
   if (user && !role.loading && role.role !== 'buyer') return null;
   return (
