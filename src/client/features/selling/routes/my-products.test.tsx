@@ -69,4 +69,22 @@ describe('My Products (issue 31: no dead ends)', () => {
       `/product/${two}`,
     );
   });
+
+  it('shows a held phone under review, with no link to a page buyers do not have (issue 34)', () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const held = '7b0a3c1e-0000-4000-8000-000000000003';
+    queryClient.setQueryData(myProductsQueryOptions(VIEWER).queryKey, [
+      { ...phone(held, 'iPhone 15'), status: 'held' },
+    ]);
+    render(
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={createMemoryRouter([{ path: '/', Component: MyProductsRoute }])} />
+      </QueryClientProvider>,
+    );
+    const row = within(screen.getByRole('table')).getByRole('row', { name: /iPhone 15/ });
+    expect(row).toHaveTextContent('Under review');
+    expect(within(row).queryByRole('link', { name: 'iPhone 15' })).toBeNull();
+    // Nothing that needs it for sale: no advertising, no relisting.
+    expect(within(row).queryByRole('button', { name: /Avertise/ })).toBeNull();
+  });
 });

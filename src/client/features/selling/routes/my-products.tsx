@@ -88,11 +88,15 @@ export function MyProductsRoute() {
           {products.map((p, i) => (
             <tr key={p._id}>
               <th scope="row">{i + 1}</th>
-              {/* The phone's own page, as buyers see it (issue 31). */}
+              {/* The phone's own page, as buyers see it (issue 31); a held one has none (issue 34). */}
               <td {...cell(COLUMN.name, 'title')}>
-                <Link to={`/product/${p._id}`} className="link link-hover">
-                  {p.modelName}
-                </Link>
+                {p.status === 'held' ? (
+                  p.modelName
+                ) : (
+                  <Link to={`/product/${p._id}`} className="link link-hover">
+                    {p.modelName}
+                  </Link>
+                )}
               </td>
               <td {...cell(COLUMN.price)}>{formatDollars(p.resellPrice)}</td>
               <td {...cell(COLUMN.status)}>
