@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/server/db/client';
 import { products, users } from '../../src/server/db/schema';
 import { HOLD_AT, RULES } from '../../src/server/risk/rules';
-import { type Account, createAccount, createAdmin } from '../helpers/accounts';
+import { type Account, createAccount, createAdmin, tokenFor } from '../helpers/accounts';
 import { createProduct, createSale, uniqueImei, uniqueWord } from '../helpers/factories';
 import { uploadPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -224,19 +224,74 @@ describe('each rule', () => {
     expect(await signalsOf(buyer.id)).toEqual([]);
   });
 
-  it('reports: two people a signal, three hold the listing', async () => {
+  it('reports: two people a signal, three a stronger one that holds only with another', async () => {
     const seller = await createAccount(t.app, 'seller');
-    const id = await list(seller, listing(`Nokia ${uniqueWord()}`, await photo(seller, 50), '300'));
+    const alone = await list(
+      seller,
+      listing(`Nokia ${uniqueWord()}`, await photo(seller, 50), '300'),
+    );
+    const modelName = await modelWithGuide();
+    // Half the guide: a bargain's signal (30), short of a hold.
+    const cheap = await list(seller, listing(modelName, await photo(seller, 51), '250'));
     const reporters = await Promise.all([1, 2, 3].map(() => createAccount(t.app, 'user')));
-    const report = (who: Account) =>
+    const report = (who: Account, id: string) =>
       call(who, 'POST', `/api/products/${id}/reports`, { reason: 'scam', note: '' });
-    expect((await report(reporters[0] as Account)).statusCode).toBe(200);
+    for (const id of [alone, cheap]) {
+      expect((await report(reporters[0] as Account, id)).statusCode).toBe(200);
+      expect((await report(reporters[1] as Account, id)).statusCode).toBe(200);
+    }
+    expect((await signalsOf(alone)).map((s) => s.weight)).toEqual([RULES.reports.someWeight]);
+    for (const id of [alone, cheap])
+      expect((await report(reporters[2] as Account, id)).statusCode).toBe(200);
+    // Three throwaway accounts cannot take a listing off sale by themselves…
+    expect((await signalsOf(alone)).map((s) => s.weight)).toEqual([RULES.reports.manyWeight]);
+    expect(await statusOf(alone)).toBe('available');
+    // …but they add to another signal.
+    expect(await statusOf(cheap)).toBe('held');
+  });
+
+  it('reports: accounts seen from one client address count as one person', async () => {
+    const seller = await createAccount(t.app, 'seller');
+    const id = await list(seller, listing(`Nokia ${uniqueWord()}`, await photo(seller, 52), '300'));
+    const reporters = await Promise.all([1, 2, 3].map(() => createAccount(t.app, 'user')));
+    const shared = `walk-${uniqueWord()}`;
+    for (const r of reporters)
+      await t.database.db.execute(
+        sql`insert into account_addresses (user_id, address_hash) values (${r.id}, ${shared})`,
+      );
+    for (const r of reporters)
+      expect(
+        (await call(r, 'POST', `/api/products/${id}/reports`, { reason: 'scam', note: '' }))
+          .statusCode,
+      ).toBe(200);
     expect(await signalsOf(id)).toEqual([]);
-    expect((await report(reporters[1] as Account)).statusCode).toBe(200);
-    expect((await signalsOf(id)).map((s) => s.weight)).toEqual([RULES.reports.someWeight]);
-    expect(await statusOf(id)).toBe('available');
-    expect((await report(reporters[2] as Account)).statusCode).toBe(200);
-    expect(await statusOf(id)).toBe('held');
+  });
+
+  it('a banned link: an account seen from a banned account’s address, less than one that paid with its card', async () => {
+    const banned = await createAccount(t.app, 'seller');
+    const address = `addr-${uniqueWord()}`;
+    await t.database.db.execute(
+      sql`insert into account_addresses (user_id, address_hash) values (${banned.id}, ${address})`,
+    );
+    expect(
+      (
+        await call(admin, 'POST', '/api/review/actions', {
+          target: 'account',
+          id: banned.id,
+          action: 'ban',
+          note: '',
+        })
+      ).statusCode,
+    ).toBe(200);
+    const next = await createAccount(t.app, 'seller');
+    await t.database.db.execute(
+      sql`insert into account_addresses (user_id, address_hash) values (${next.id}, ${address})`,
+    );
+    // Signing in runs the account's rules.
+    await tokenFor(t.app, next.cookie, next.email);
+    expect((await signalsOf(next.id)).map((s) => [s.rule, s.weight])).toEqual([
+      [RULES.bannedLink.name, RULES.bannedLink.addressWeight],
+    ]);
   });
 });
 

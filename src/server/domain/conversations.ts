@@ -53,15 +53,16 @@ async function write(
   sender: Caller,
   typed: string,
 ): Promise<{ messageId: string; hidden: boolean }> {
-  const { text, hidden } = (await paid(tx, c))
-    ? { text: typed, hidden: false }
-    : hideContacts(typed);
+  const isPaid = await paid(tx, c);
+  const { text, hidden } = isPaid ? { text: typed, hidden: false } : hideContacts(typed);
   const [message] = await tx
     .insert(messages)
     .values({ conversationId: c.id, senderId: sender.id, body: text, hidden })
     .returning({ id: messages.id });
-  // Asking to pay or talk outside the marketplace (issue 34): its receiver is warned.
-  await assessMessage(tx, { id: message?.id as string, body: typed, senderId: sender.id });
+  // Asking to pay or talk outside the marketplace before a payment (issue 34): its receiver is
+  // warned. After one, arranging the meeting is what the two sides are meant to do.
+  if (!isPaid)
+    await assessMessage(tx, { id: message?.id as string, body: typed, senderId: sender.id });
   const side = sideOf(c, sender);
   const now = sql`now()`;
   await tx

@@ -133,6 +133,9 @@ const STAGE_REFUSALS: Record<OrderTransition, (stage: string) => string> = {
 // The guards of the spec's calls.
 
 export function mayBook(caller: Caller, product: ProductRow): void {
+  // Held for review (issue 34): no phone to a buyer, as its page says (404, not "sold").
+  if (product.status === 'held' && product.sellerEmail !== caller.email)
+    throw DomainError.notFound('No such product');
   if (product.sellerEmail === caller.email)
     throw DomainError.forbidden('You cannot book your own phone');
   if (product.status === 'withdrawn')
@@ -645,6 +648,8 @@ async function releasePhone(tx: Tx, productId: string) {
         : next('product', product.status, 'release'),
     })
     .where(eq(products.id, product.id));
+  // Back on sale: its rules run again (reports of it may have come while it was sold).
+  if (!imeiTaken) await assessListing(tx, product.id);
 }
 
 /**

@@ -4,10 +4,10 @@
  * own reports and are told, in one plain sentence, when the admin decides them. Nobody else's
  * report, and nobody's way to be reached, is in any answer here.
  */
-import { and, count, countDistinct, desc, eq, gt, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import { withoutContacts } from '../../shared/messages';
 import type { MyReport, ReportInput } from '../../shared/risk';
-import type { Db, Tx } from '../db/client';
+import { type Db, rowsOf, type Tx } from '../db/client';
 import { bannedEmails, products, reports, users } from '../db/schema';
 import { DomainError } from '../domain/domain-error';
 import { type Notice, notify } from '../notify/notify';
@@ -272,14 +272,16 @@ export async function distinctReporters(
   db: Db | Tx,
   of: { productId: string } | { sellerId: string },
 ): Promise<number> {
-  const [row] = await db
-    .select({ n: countDistinct(reports.reporterId) })
-    .from(reports)
-    .where(
-      and(
-        eq(reports.status, 'open'),
-        'productId' in of ? eq(reports.productId, of.productId) : eq(reports.sellerId, of.sellerId),
-      ),
-    );
+  // People, not accounts: reporters seen from one client address count once (each reporter is
+  // known by the first of their addresses, or by their account when none is known).
+  const [row] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(distinct coalesce(
+               (select min(a.address_hash) from account_addresses a where a.user_id = r.reporter_id),
+               r.reporter_id::text))::int as n
+        from reports r
+        where r.status = 'open'
+          and ${'productId' in of ? sql`r.product_id = ${of.productId}` : sql`r.seller_id = ${of.sellerId}`}`,
+  );
   return row?.n ?? 0;
 }

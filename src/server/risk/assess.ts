@@ -13,6 +13,7 @@ import { type Db, rowsOf, type Tx } from '../db/client';
 import { priceGuideFor } from '../repositories/price-guide';
 import { setProductStatus } from '../repositories/products';
 import { distinctReporters } from '../repositories/reports';
+import { ADDRESS_MAX_ACCOUNTS } from '../repositories/trust';
 import { offPlatform } from './off-platform';
 import { findReusedPhotos } from './photo-match';
 import { type Fired, HOLD_AT, priceSignal, RULES, type RuleName, reportsSignal } from './rules';
@@ -106,16 +107,20 @@ export async function bannedLinkSignal(
     db,
     sql`select distinct m.kind from banned_marks m
         where (m.kind = 'address' and m.hash in
-                (select address_hash from account_addresses where user_id = ${user.id}))
+                (select a.address_hash from account_addresses a where a.user_id = ${user.id}
+                 -- An address many accounts use (a carrier's, a campus's) ties nobody.
+                 and (select count(*) from account_addresses b
+                      where b.address_hash = a.address_hash) <= ${ADDRESS_MAX_ACCOUNTS}))
            or (m.kind = 'card' and m.hash in
                 (select card_fingerprint from payments
                  where email = ${user.email} and card_fingerprint is not null))`,
   );
   if (rows.length === 0) return null;
   const words: Record<string, string> = { address: 'a client address', card: 'a card' };
+  const rule = RULES.bannedLink;
   return {
-    rule: RULES.bannedLink.name,
-    weight: RULES.bannedLink.weight,
+    rule: rule.name,
+    weight: rows.some((r) => r.kind === 'card') ? rule.weight : rule.addressWeight,
     detail: { kinds: rows.map((r) => words[r.kind] ?? r.kind).sort() },
   };
 }

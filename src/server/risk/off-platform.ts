@@ -15,7 +15,7 @@ const words = (alternatives: string) =>
 
 /** Payment apps and services nobody uses to pay inside the marketplace. */
 const PAYMENT_APPS = words(
-  String.raw`zelle|venmo|cash\s?app|cashapp|paypal|pay\s?pal|western\s?union|moneygram|wise\.com|revolut|skrill|payoneer|bizum|pix|lydia|paylib|sofort|satispay|postepay|mercado\s?pago|apple\s?cash|google\s?pay|gpay`,
+  String.raw`zelle|venmo|cash\s?app|cashapp|paypal|pay\s?pal|western\s?union|moneygram|wise\.com|revolut|skrill|payoneer|bizum|paylib|satispay|postepay|mercado\s?pago|apple\s?cash|google\s?pay|gpay`,
 );
 
 /** Gift cards, as every language names them, and the usual brands asked for. */
@@ -30,7 +30,7 @@ const TRANSFERS = words(
 
 /** Asking to move the conversation or the deal elsewhere. */
 const ELSEWHERE = words(
-  String.raw`(?:text|call|message|contact|reach|add|find)\s+me\s+(?:on|at|via)|(?:let'?s\s+)?(?:talk|chat|continue)\s+(?:on|via|over)\s+(?:whats\s?app|telegram|signal|viber|wechat|sms|text|e-?mail)|outside\s+(?:the\s+)?(?:app|site|platform|marketplace|phone\s+market)|(?:avoid|skip|save|without)\s+(?:the\s+)?(?:fees?|commission)|escr[ií]beme\s+(?:por|al?|en)|háblame\s+por|fuera\s+de\s+la\s+(?:app|plataforma|p[aá]gina)|sin\s+comisi[oó]n|me\s+chama\s+no|fora\s+da\s+(?:plataforma|app)|sem\s+taxa|[ée]cris[- ]moi\s+sur|contacte[z]?[- ]moi\s+sur|hors\s+de\s+la\s+plateforme|sans\s+frais|schreib\s+mir\s+(?:auf|bei|per)|au[ßs]erhalb\s+der\s+plattform|ohne\s+geb[üu]hren?|scrivimi\s+su|fuori\s+dalla\s+piattaforma|senza\s+commissioni`,
+  String.raw`(?:text|message|contact|reach|add)\s+me\s+(?:on|via)|(?:let'?s\s+)?(?:talk|chat|continue)\s+(?:on|via|over)\s+(?:whats\s?app|telegram|signal|viber|wechat|sms|text|e-?mail)|outside\s+(?:the\s+)?(?:app|site|platform|marketplace|phone\s+market)|(?:avoid|skip|save|without)\s+(?:the\s+)?(?:fees?|commission)|escr[ií]beme\s+(?:por|al?|en)|háblame\s+por|fuera\s+de\s+la\s+(?:app|plataforma|p[aá]gina)|sin\s+comisi[oó]n|me\s+chama\s+no|fora\s+da\s+(?:plataforma|app)|sem\s+taxa|[ée]cris[- ]moi\s+sur|contacte[z]?[- ]moi\s+sur|hors\s+de\s+la\s+plateforme|sans\s+frais|schreib\s+mir\s+(?:auf|bei|per)|au[ßs]erhalb\s+der\s+plattform|ohne\s+geb[üu]hren?|scrivimi\s+su|fuori\s+dalla\s+piattaforma|senza\s+commissioni`,
 );
 
 const PATTERNS = [

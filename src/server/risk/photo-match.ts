@@ -73,13 +73,15 @@ const intArray = (values: number[]) => `{${values.join(',')}}`;
 /**
  * The photos of a listing that are (or copy) a photo on another seller's listing, each with its
  * nearest such photo, nearest first: the same URL (distance 0), or a stored photo whose hashes lie
- * within both thresholds. A listing of any status counts (a deleted one is gone); the listing
- * itself (`productId`) and every listing of `sellerEmail` never do. Of several listings showing
- * the matched photo, the oldest is named: likely the one it was taken from.
+ * within both thresholds, whose first showing was another seller's: the oldest listing that shows
+ * the matched photo (this one included, withdrawn ones left out) must be another seller's, and a
+ * near match's stored photo older than this one. The oldest is named: likely the original. So
+ * the seller who showed a photo first is never flagged for it, however many copy it later.
+ * (`productId`, the listing being assessed, is among the listings weighed.)
  */
 export async function findReusedPhotos(
   db: Db | Tx,
-  { photos, sellerEmail, productId }: { photos: string[]; sellerEmail: string; productId?: string },
+  { photos, sellerEmail }: { photos: string[]; sellerEmail: string; productId?: string },
 ): Promise<PhotoMatch[]> {
   const wanted = [...new Set(photos)];
   if (wanted.length === 0) return [];
@@ -92,7 +94,7 @@ export async function findReusedPhotos(
       sql`select current_setting('max_parallel_workers_per_gather') as previous,
           set_config('max_parallel_workers_per_gather', '0', true)`,
     );
-    const matches = await lookUp(tx, wanted, sellerEmail, productId);
+    const matches = await lookUp(tx, wanted, sellerEmail);
     await tx.execute(
       sql`select set_config('max_parallel_workers_per_gather', ${setting?.previous ?? '2'}, true)`,
     );
@@ -100,12 +102,7 @@ export async function findReusedPhotos(
   });
 }
 
-async function lookUp(
-  db: Tx,
-  wanted: string[],
-  sellerEmail: string,
-  productId: string | undefined,
-): Promise<PhotoMatch[]> {
+async function lookUp(db: Tx, wanted: string[], sellerEmail: string): Promise<PhotoMatch[]> {
   const own = await rowsOf<{ url: string; hash: string; detail: string; stored: string }>(
     db,
     sql`select url, hash::text as hash, detail::text as detail,
@@ -145,10 +142,11 @@ async function lookUp(
         c.detail_distance
       from candidate c
       cross join lateral (
-        -- The oldest listing that shows the matched photo: its seller showed it first.
+        -- The oldest listing that shows the matched photo, this one included: its seller showed
+        -- it first (the same file on an older listing of theirs is no copy of a newer one). A
+        -- withdrawn listing claims no photo: uploaded early and shown never, it took none.
         select id, seq, seller_email from products
-        where photos @> array[c.matched]
-          ${productId ? sql`and id <> ${productId}::uuid` : sql``}
+        where photos @> array[c.matched] and status <> 'withdrawn'
         order by seq
         limit 1
       ) p

@@ -290,7 +290,9 @@ export async function takeReviewAction(
       if (action === 'clear') {
         if (listing.status === 'held')
           await setProductStatus(tx, listing.id, next('product', 'held', 'clear'));
-        await clearSignals(tx, [listing.id, listing.seller_id]);
+        // The listing's own signals; its seller's are the account's to clear (a listing cleared
+        // is no pass for the next one).
+        await clearSignals(tx, [listing.id]);
         await decideReports(tx, { productId: listing.id }, 'dismissed');
       } else {
         await setProductStatus(tx, listing.id, next('product', listing.status, 'withdraw'));
@@ -358,6 +360,12 @@ async function ban(
       reason: 'Its seller was banned after review',
       blockedBy: admin.id,
     });
+  // Its balance is paid out to nobody until a person has looked at it (the payout work pays only
+  // active accounts): the money a scam took stays for its buyers' refunds.
+  await tx.execute(
+    sql`update payout_accounts set status = 'restricted', updated_at = now()
+        where seller_id = ${user.id}`,
+  );
   await decideReports(tx, { sellerId: user.id }, 'upheld');
   await record(user.name, 'account', user.id);
   // Its own transaction nests as a savepoint of this one.

@@ -32,11 +32,22 @@ export const RULES = {
     listings: 3,
     weight: 30,
   },
-  /** An account seen with a client address, card or device of a banned account. */
-  bannedLink: { name: 'banned-link', weight: 60 },
-  /** Many reports from distinct people, of a listing or of a seller. */
-  reports: { name: 'reports', some: 2, someWeight: 20, many: 3, manyWeight: 60 },
-  /** Messages that ask to pay or talk outside the marketplace (decision 052's word lists). */
+  /**
+   * An account that paid with a card of a banned account (holds alone), or was seen from one of
+   * its client addresses (shared by households, campuses and carriers: less, and only an address
+   * few accounts use).
+   */
+  bannedLink: { name: 'banned-link', weight: 60, addressWeight: 40 },
+  /**
+   * Many reports from distinct people, of a listing or of a seller (accounts seen from one client
+   * address count as one). Never enough to hold alone: three throwaway accounts must not take a
+   * rival's shop off sale; it raises the listing in the queue and adds to another signal.
+   */
+  reports: { name: 'reports', some: 2, someWeight: 20, many: 3, manyWeight: 40 },
+  /**
+   * Messages that ask to pay or talk outside the marketplace before a payment (decision 052's word
+   * lists); after one, arranging the meeting is what the two sides are meant to do.
+   */
   offPlatform: { name: 'off-platform', weight: 20, perMessage: 10, max: 40 },
 } as const;
 

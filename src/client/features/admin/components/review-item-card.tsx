@@ -172,24 +172,25 @@ export function ReviewItemCard({
         )}
 
         <div className="card-actions flex-wrap">
+          {/* A listing's clear accepts its own signals; an account's, the account's. */}
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            disabled={busy}
+            onClick={() =>
+              onDecide({
+                target: item.kind,
+                id: item.id,
+                action: 'clear',
+                subject: item.title,
+                itemKey: key,
+              })
+            }
+          >
+            {item.held ? T.clearHeld : T.clear} <span className="sr-only">{item.title}</span>
+          </button>
           {item.kind === 'listing' && (
             <>
-              <button
-                type="button"
-                className="btn btn-primary btn-sm"
-                disabled={busy}
-                onClick={() =>
-                  onDecide({
-                    target: 'listing',
-                    id: item.id,
-                    action: 'clear',
-                    subject: item.title,
-                    itemKey: key,
-                  })
-                }
-              >
-                {item.held ? T.clearHeld : T.clear} <span className="sr-only">{item.title}</span>
-              </button>
               <button
                 type="button"
                 className="btn btn-warning btn-outline btn-sm"
