@@ -247,14 +247,14 @@ describe('the Review queue (issue 34)', () => {
     expect(within(second).getByText('Wrong details')).toBeInTheDocument();
     expect(within(second).getByRole('button', { name: 'Clear Pixel 8 128 GB' })).toBeEnabled();
 
-    // An account: its signals and a ban, nothing to clear or withdraw.
+    // An account: its signals, a clear of its own and a ban; no listing to withdraw.
     const third = card('Account: Max Again');
     expect(within(third).getByText('Shares a card with a banned account.')).toBeInTheDocument();
     expect(
       within(third)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Ban account of Max Again (max2@example.com)']);
+    ).toEqual(['Clear Max Again', 'Ban account of Max Again (max2@example.com)']);
   });
 
   it('clears a held listing in one click, tells so, reads the queue again and focuses the next item', async () => {
@@ -337,6 +337,15 @@ describe('the Review queue (issue 34)', () => {
       { target: 'account', id: id(92), action: 'ban', note: '' },
     ]);
     await waitFor(() => expect(screen.getByText('Nothing to review')).toHaveFocus());
+  });
+
+  it('clears an account item by its own id, in one click', async () => {
+    const { sent } = renderPage({ queue: [account], after: [] });
+    await userEvent.click(await screen.findByRole('button', { name: 'Clear Max Again' }));
+    expect(await screen.findByText('Max Again is cleared.')).toBeInTheDocument();
+    expect(sent.map((s) => s.body)).toEqual([
+      { target: 'account', id: id(92), action: 'clear', note: '' },
+    ]);
   });
 
   it('dismisses a report, the item staying in focus while it is still in the queue', async () => {
