@@ -7,7 +7,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photoHashes as photoHashesTable, products, users } from '../../src/server/db/schema';
-import { photoHashes } from '../../src/server/risk/photo-hash';
+import {
+  detailDistance,
+  hammingDistance,
+  PHOTO_MATCH_MAX_DETAIL_DISTANCE,
+  PHOTO_MATCH_MAX_DISTANCE,
+  photoHashes,
+} from '../../src/server/risk/photo-hash';
 import { findReusedPhotos, recordPhotoHashes } from '../../src/server/risk/photo-match';
 import { type Account, createAccount } from '../helpers/accounts';
 import { createProduct, productValues } from '../helpers/factories';
@@ -58,9 +64,16 @@ describe('reused photos', () => {
       .select()
       .from(photoHashesTable)
       .where(eq(photoHashesTable.url, photoUrl));
-    const expected = await photoHashes(photo);
-    expect(row && BigInt.asUintN(64, row.hash)).toBe(expected.hash);
-    expect(row?.detail).toBe(expected.detail);
+    // Hashed from the 320 px variant the store encoded: the same picture as the upload, well
+    // within the thresholds of the upload's own hashes.
+    const upload = await photoHashes(photo);
+    expect(row).toBeDefined();
+    expect(hammingDistance(BigInt.asUintN(64, row?.hash ?? 0n), upload.hash)).toBeLessThanOrEqual(
+      PHOTO_MATCH_MAX_DISTANCE / 2,
+    );
+    expect(detailDistance(row?.detail ?? '', upload.detail)).toBeLessThanOrEqual(
+      PHOTO_MATCH_MAX_DETAIL_DISTANCE / 2,
+    );
   });
 
   it('finds each copy another seller uploads: resized, re-encoded, trimmed and brightened', async () => {
@@ -104,6 +117,47 @@ describe('reused photos', () => {
     ).toEqual([
       { photo: elsewhere, matchedPhoto: elsewhere, matchedProductId: theirs.id, distance: 0 },
     ]);
+  }, 60_000);
+
+  it('flags the copier, never the seller who showed the photo first; a withdrawn listing claims none', async () => {
+    const first = await upload(owner, await syntheticPhoto(36));
+    const theirs = await createProduct(t.database.db, await sellerRow(owner), { image: first });
+    // The copier names the very same file on a listing of theirs, and a trimmed copy on another.
+    const same = await createProduct(t.database.db, await sellerRow(copier), { image: first });
+    const trimmed = await upload(
+      copier,
+      (await copiesOf(await syntheticPhoto(36)))['trimmed by 2 px on every edge'] as Buffer,
+    );
+    await createProduct(t.database.db, await sellerRow(copier), { image: trimmed });
+    expect(
+      await findReusedPhotos(t.database.db, {
+        photos: [first],
+        sellerEmail: copier.email,
+        productId: same.id,
+      }),
+    ).toEqual([expect.objectContaining({ photo: first, matchedProductId: theirs.id })]);
+    // The owner, editing their listing or listing the photo again, copies nobody.
+    for (const productId of [theirs.id, undefined])
+      expect(
+        await findReusedPhotos(t.database.db, {
+          photos: [first],
+          sellerEmail: owner.email,
+          ...(productId ? { productId } : {}),
+        }),
+      ).toEqual([]);
+    // Uploaded early and shown only on a withdrawn listing, a photo is nobody's yet.
+    const early = await upload(copier, await syntheticPhoto(37));
+    await createProduct(t.database.db, await sellerRow(copier), {
+      image: early,
+      status: 'withdrawn',
+    });
+    const later = await upload(
+      owner,
+      (await copiesOf(await syntheticPhoto(37)))['JPEG of quality 60'] as Buffer,
+    );
+    expect(
+      await findReusedPhotos(t.database.db, { photos: [later], sellerEmail: owner.email }),
+    ).toEqual([]);
   }, 60_000);
 
   it('never counts the listing itself or the same seller’s other listings', async () => {
