@@ -36,9 +36,18 @@ async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promi
   );
 }
 
-async function uploadPhoto(http: Http, seller: Account): Promise<string | null> {
+/**
+ * A photo of the seller's own (a colour of theirs): sellers who all showed one picture would be
+ * what the reused-photo rule catches (issue 34), and their phones held from the soak's buyers.
+ */
+async function uploadPhoto(http: Http, seller: Account, index: number): Promise<string | null> {
   const png = await sharp({
-    create: { width: 640, height: 640, channels: 3, background: { r: 40, g: 90, b: 160 } },
+    create: {
+      width: 640,
+      height: 640,
+      channels: 3,
+      background: { r: (40 + index * 17) % 256, g: (90 + index * 29) % 256, b: 160 },
+    },
   })
     .png()
     .toBuffer();
@@ -114,8 +123,8 @@ export async function seedStock(
   const raceSellers = sellers.slice(0, RACE_SELLERS);
   const shopSellers = sellers.slice(RACE_SELLERS);
   const photos = new Map<string, string>();
-  for (const seller of sellers) {
-    const url = await uploadPhoto(http, seller);
+  for (const [index, seller] of sellers.entries()) {
+    const url = await uploadPhoto(http, seller, index);
     if (!url) throw new Error('could not upload a photo');
     photos.set(seller.email, url);
   }

@@ -134,7 +134,7 @@ describe.skipIf(missing)(
       // What a client saw in the window: broken or refused connections, nothing else.
       for (const failure of writer.failures) {
         expect(failure).toMatch(
-          /terminat|ECONNRESET|ECONNREFUSED|Connection terminated|timeout|read-only|shutting down|starting up|recovery|not yet accepting/i,
+          /terminat|ECONNRESET|ECONNREFUSED|Connection terminated|not queryable|timeout|read-only|shutting down|starting up|recovery|not yet accepting/i,
         );
       }
     }, 60_000);
