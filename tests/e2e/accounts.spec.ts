@@ -53,6 +53,7 @@ test('a visitor signs up as a user, arrives home signed in, and has the buyer da
     'My WishList',
     'Saved searches',
     'Messages',
+    'My reports',
   ]);
   await expect(page.getByRole('heading', { level: 1, name: 'My Orders' })).toBeVisible();
 });
@@ -71,6 +72,7 @@ test('a visitor signs up as a seller and has the seller dashboard', async ({ pag
     'My Sales',
     'Payouts',
     'Messages',
+    'My reports',
   ]);
   await expect(page.getByRole('heading', { level: 1, name: 'My Products' })).toBeVisible();
 });
@@ -135,6 +137,7 @@ test('each role sees its own menu and index page', async ({ page }) => {
     {
       email: FIXTURE.admin.email,
       menu: [
+        'Review queue',
         'All Sellers',
         'All Buyers',
         'Banned Addresses',
@@ -147,12 +150,12 @@ test('each role sees its own menu and index page', async ({ page }) => {
     },
     {
       email: FIXTURE.verifiedSeller.email,
-      menu: ['Add A Product', 'My Products', 'My Sales', 'Payouts', 'Messages'],
+      menu: ['Add A Product', 'My Products', 'My Sales', 'Payouts', 'Messages', 'My reports'],
       index: 'My Products',
     },
     {
       email: FIXTURE.buyer.email,
-      menu: ['My Orders', 'My WishList', 'Saved searches', 'Messages'],
+      menu: ['My Orders', 'My WishList', 'Saved searches', 'Messages', 'My reports'],
       index: 'My Orders',
     },
   ];
@@ -206,6 +209,7 @@ test('signing in with Google, end to end against a local OpenID provider', async
     'My WishList',
     'Saved searches',
     'Messages',
+    'My reports',
   ]);
 });
 

@@ -153,6 +153,7 @@ test('the dashboard drawer by keyboard: Enter opens it, Tab stays in it, Escape 
   const wishList = drawer.getByRole('link', { name: 'My WishList' });
   const savedSearches = drawer.getByRole('link', { name: 'Saved searches' });
   const messages = drawer.getByRole('link', { name: 'Messages' });
+  const reports = drawer.getByRole('link', { name: 'My reports' });
   await expect(close).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(orders).toBeFocused();
@@ -163,9 +164,11 @@ test('the dashboard drawer by keyboard: Enter opens it, Tab stays in it, Escape 
   await page.keyboard.press('Tab');
   await expect(messages).toBeFocused();
   await page.keyboard.press('Tab');
+  await expect(reports).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(close).toBeFocused();
   await page.keyboard.press('Shift+Tab');
-  await expect(messages).toBeFocused();
+  await expect(reports).toBeFocused();
 
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();

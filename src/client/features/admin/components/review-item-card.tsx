@@ -193,7 +193,7 @@ export function ReviewItemCard({
             <>
               <button
                 type="button"
-                className="btn btn-warning btn-outline btn-sm"
+                className="btn btn-warning btn-sm"
                 disabled={busy}
                 onClick={() =>
                   onDecide({
