@@ -12,6 +12,7 @@ import { bannedEmails, products, reports, users } from '../db/schema';
 import { DomainError } from '../domain/domain-error';
 import { type Notice, notify } from '../notify/notify';
 import type { Caller } from '../plugins/auth';
+import { phoneName } from './money';
 
 /** Reports one person may make in a day: enough for anyone honest, not a flood of the queue. */
 export const REPORTS_PER_DAY = 20;
@@ -32,10 +33,6 @@ export const TOO_MANY_REPORTS = `You can send at most ${REPORTS_PER_DAY} reports
  * so it tells nobody it is held). Never withdrawn.
  */
 const REPORTABLE_STATUSES = ['available', 'sold', 'held'] as const;
-
-/** A phone as notices name it: 'iPhone 13 (128 GB, Good)'. */
-const phoneName = (p: { modelName: string; storage: string; condition: string }) =>
-  `${p.modelName} (${p.storage === '1 GTB' ? '1 TB' : p.storage}, ${p.condition})`;
 
 type Report = typeof reports.$inferInsert;
 

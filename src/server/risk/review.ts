@@ -14,7 +14,7 @@ import { DomainError } from '../domain/domain-error';
 import type { LoosePhotos } from '../images/loose-photos';
 import type { Caller } from '../plugins/auth';
 import { insertBlockedImei } from '../repositories/imeis';
-import { toDollars } from '../repositories/money';
+import { phoneName, toDollars } from '../repositories/money';
 import { cursorOf, type Page, pageOf } from '../repositories/page';
 import { priceGuideFor } from '../repositories/price-guide';
 import { setProductStatus } from '../repositories/products';
@@ -177,7 +177,11 @@ export async function reviewQueue(db: Db): Promise<ReviewItem[]> {
       score: subject.score,
       held: listing?.status === 'held',
       title: listing
-        ? `${listing.model_name} (${listing.storage === '1 GTB' ? '1 TB' : listing.storage}, ${listing.condition})`
+        ? phoneName({
+            modelName: listing.model_name,
+            storage: listing.storage,
+            condition: listing.condition,
+          })
         : seller.name,
       listing: listing
         ? {
@@ -270,12 +274,13 @@ export async function takeReviewAction(
       const [listing] = await rowsOf<{
         id: string;
         status: 'available' | 'held' | 'sold' | 'withdrawn';
-        name: string;
+        model_name: string;
+        storage: string;
+        condition: string;
         seller_id: string | null;
       }>(
         tx,
-        sql`select p.id, p.status, p.model_name || ' (' || p.storage || ', ' || p.condition || ')' as name,
-                   u.id as seller_id
+        sql`select p.id, p.status, p.model_name, p.storage, p.condition, u.id as seller_id
             from products p left join users u on u.email = p.seller_email
             where p.id = ${id} for update of p`,
       );
@@ -298,7 +303,13 @@ export async function takeReviewAction(
         await setProductStatus(tx, listing.id, next('product', listing.status, 'withdraw'));
         await decideReports(tx, { productId: listing.id }, 'upheld');
       }
-      await record(listing.name);
+      await record(
+        phoneName({
+          modelName: listing.model_name,
+          storage: listing.storage,
+          condition: listing.condition,
+        }),
+      );
       return;
     }
     // An account.

@@ -16,7 +16,7 @@ import { USER_STATUS_VERIFIED } from '../../shared/constants';
 import { type Db, rowsOf, type Tx } from '../db/client';
 import { savedSearchAlerts } from '../db/schema';
 import { type Notice, notify } from '../notify/notify';
-import { dollars } from '../repositories/money';
+import { dollars, phoneName } from '../repositories/money';
 import type { PhoneFacts } from './matcher';
 import type { SavedSearchIndex } from './saved-search-index';
 
@@ -75,8 +75,8 @@ export async function phoneFactsOf(
   }));
 }
 
-const phoneName = (row: { model_name: string; storage: string; condition: string }) =>
-  `${row.model_name} (${row.storage === '1 GTB' ? '1 TB' : row.storage}, ${row.condition})`;
+const nameOf = (row: { model_name: string; storage: string; condition: string }) =>
+  phoneName({ modelName: row.model_name, storage: row.storage, condition: row.condition });
 
 export type AlertWork = {
   db: Db;
@@ -245,8 +245,8 @@ async function tellSome(tx: Tx, list: Alert[]): Promise<void> {
         userId: alert.userId,
         kind: 'saved-search' as const,
         text: row.inserted
-          ? `${phoneName(alert.phone)} for ${price} matches your saved search ${name}.`
-          : `${phoneName(alert.phone)} matching your saved search ${name} is now ${price}.`,
+          ? `${nameOf(alert.phone)} for ${price} matches your saved search ${name}.`
+          : `${nameOf(alert.phone)} matching your saved search ${name} is now ${price}.`,
         link: `/product/${alert.phone.id}`,
       },
     ];
@@ -314,7 +314,7 @@ export async function runDigests(db: Db, digestHours: number, now = new Date()):
       );
       const named = phones
         .slice(0, DIGEST_NAMED)
-        .map((p) => `${phoneName(p)} for ${dollars(p.resell_price_cents)}`);
+        .map((p) => `${nameOf(p)} for ${dollars(p.resell_price_cents)}`);
       const more = phones.length - named.length;
       const count = phones.length === 1 ? '1 phone matches' : `${phones.length} phones match`;
       await notify(tx, [
