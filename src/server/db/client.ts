@@ -282,3 +282,6 @@ async function listenPg(
     await client?.end().catch(() => {});
   };
 }
+
+/** Ids as one PostgreSQL array literal (`{a,b}`), for `= any(${...}::uuid[])`: one parameter. */
+export const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;

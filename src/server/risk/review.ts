@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { PaginationQuery } from '../../shared/api';
 import { next } from '../../shared/order-process';
 import type { PhotoMatch, ReviewActionInput, ReviewItem, ReviewRecord } from '../../shared/risk';
-import { type Db, rowsOf, type Tx } from '../db/client';
+import { type Db, rowsOf, type Tx, uuidArray } from '../db/client';
 import { users } from '../db/schema';
 import { DomainError } from '../domain/domain-error';
 import type { LoosePhotos } from '../images/loose-photos';
@@ -101,7 +101,7 @@ export async function reviewQueue(db: Db): Promise<ReviewItem[]> {
     sql`select p.id, p.model_name, p.storage, p.condition, p.resell_price_cents, p.photos,
                p.status, p.created_at, u.id as seller_id
         from products p join users u on u.email = p.seller_email
-        where p.id = any(${uuids(listingIds)}::uuid[])`,
+        where p.id = any(${uuidArray(listingIds)}::uuid[])`,
   );
   const byListing = new Map(listings.map((l) => [l.id, l]));
   const sellerIds = [
@@ -120,14 +120,14 @@ export async function reviewQueue(db: Db): Promise<ReviewItem[]> {
                  where p.seller_email = u.email and o.stage in ('completed', 'disputed', 'refunded')) as sales,
                (select count(*)::int from orders o join products p on p.id = o.product_id
                  where p.seller_email = u.email and o.stage in ('disputed', 'refunded')) as disputes
-            from users u where u.id = any(${uuids(sellerIds)}::uuid[])`,
+            from users u where u.id = any(${uuidArray(sellerIds)}::uuid[])`,
       )
     ).map((s) => [s.id, s]),
   );
   const signals = await rowsOf<SignalRow>(
     db,
     sql`select subject_kind, subject_id, rule, weight, detail, created_at from risk_signals
-        where cleared_at is null and subject_id = any(${uuids([...listingIds, ...sellerIds])}::uuid[])
+        where cleared_at is null and subject_id = any(${uuidArray([...listingIds, ...sellerIds])}::uuid[])
         order by weight desc, seq`,
   );
   const reports = await rowsOf<{
@@ -145,8 +145,8 @@ export async function reviewQueue(db: Db): Promise<ReviewItem[]> {
                u.name as reporter_name
         from reports r join users u on u.id = r.reporter_id
         where r.status = 'open'
-          and (r.product_id = any(${uuids(listingIds)}::uuid[])
-            or (r.kind = 'seller' and r.seller_id = any(${uuids(sellerIds)}::uuid[])))
+          and (r.product_id = any(${uuidArray(listingIds)}::uuid[])
+            or (r.kind = 'seller' and r.seller_id = any(${uuidArray(sellerIds)}::uuid[])))
         order by r.seq`,
   );
   const items: ReviewItem[] = [];
@@ -224,8 +224,6 @@ export async function reviewQueue(db: Db): Promise<ReviewItem[]> {
   }
   return items;
 }
-
-const uuids = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
 type Act = {
   db: Db;
@@ -334,7 +332,7 @@ async function clearSignals(tx: Tx, subjectIds: (string | null)[]): Promise<void
   const ids = subjectIds.filter((s): s is string => s !== null);
   await tx.execute(
     sql`update risk_signals set cleared_at = now()
-        where cleared_at is null and subject_id = any(${uuids(ids)}::uuid[])`,
+        where cleared_at is null and subject_id = any(${uuidArray(ids)}::uuid[])`,
   );
 }
 

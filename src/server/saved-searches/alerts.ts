@@ -13,7 +13,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { USER_STATUS_VERIFIED } from '../../shared/constants';
-import { type Db, rowsOf, type Tx } from '../db/client';
+import { type Db, rowsOf, type Tx, uuidArray } from '../db/client';
 import { savedSearchAlerts } from '../db/schema';
 import { type Notice, notify } from '../notify/notify';
 import { dollars, phoneName } from '../repositories/money';
@@ -26,8 +26,6 @@ const BATCH = 100;
 const TELL_AT_ONCE = 500;
 /** The most phones a digest names; the rest are "and N more". */
 const DIGEST_NAMED = 5;
-
-const uuids = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
 type PhoneRow = {
   id: string;
@@ -58,7 +56,7 @@ export async function phoneFactsOf(
                coalesce(u.user_status = ${USER_STATUS_VERIFIED}, false) as verified,
                u.id as seller_id, tsvector_to_array(p.search_vector) as words
         from products p left join users u on u.email = p.seller_email
-        where p.id = any(${uuids(ids)}::uuid[]) and p.status = 'available'`,
+        where p.id = any(${uuidArray(ids)}::uuid[]) and p.status = 'available'`,
   );
   return rows.map((row) => ({
     row,
@@ -165,7 +163,7 @@ async function tell(tx: Tx, matched: Match[]): Promise<void> {
   const searches = await rowsOf<{ id: string; user_id: string; name: string; frequency: string }>(
     tx,
     sql`select id, user_id, name, frequency from saved_searches
-        where id = any(${uuids([...new Set(matched.map((m) => m.searchId))])}::uuid[])
+        where id = any(${uuidArray([...new Set(matched.map((m) => m.searchId))])}::uuid[])
           and not paused
         order by seq`,
   );
@@ -300,12 +298,12 @@ export async function runDigests(db: Db, digestHours: number, now = new Date()):
       const phones = await rowsOf<PhoneRow>(
         tx,
         sql`select id, model_name, storage, condition, resell_price_cents from products
-            where id = any(${uuids(ids)}::uuid[]) and status = 'available'
+            where id = any(${uuidArray(ids)}::uuid[]) and status = 'available'
             order by resell_price_cents`,
       );
       await tx.execute(
         sql`update saved_search_alerts set digested_at = ${now.toISOString()}::timestamptz
-            where user_id = ${userId} and product_id = any(${uuids(ids)}::uuid[])`,
+            where user_id = ${userId} and product_id = any(${uuidArray(ids)}::uuid[])`,
       );
       if (phones.length === 0) return false;
       await tx.execute(
