@@ -1,9 +1,10 @@
 /**
  * Messages (issue 20): a buyer asks from a phone's page, the seller sees it arrive and answers,
  * and the buyer sees the answer arrive, both without reloading; a phone number in a message is
- * hidden before the buyer pays.
+ * hidden before the buyer pays; a message asking to pay outside comes with a warning (issue 34).
  */
 import { createAccountViaApi, createSellerWithPhone } from './api';
+import { seriousFindings } from './axe';
 import { expect, test } from './console';
 import { signedIn } from './signed-in';
 
@@ -55,4 +56,13 @@ test('a buyer asks, the seller answers, both see it live; a number is hidden bef
   await expect(
     buyerThread.getByRole('listitem').filter({ hasText: 'Yes, unlocked' }),
   ).toContainText(seller.name);
+
+  // Asked to pay outside, the buyer is warned under that message, legibly in either theme.
+  await sellerPage.getByLabel('Your message').fill('Or pay me by Zelle and skip the fee.');
+  await sellerPage.getByRole('button', { name: 'Send' }).click();
+  const asked = buyerThread.getByRole('listitem').filter({ hasText: 'pay me by Zelle' });
+  await expect(asked).toContainText(
+    'Warning: Never pay outside Phone Market: your money is only protected here.',
+  );
+  expect(await seriousFindings(buyerPage, 'a conversation with a warning')).toEqual([]);
 });

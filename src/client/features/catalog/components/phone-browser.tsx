@@ -177,7 +177,7 @@ export function PhoneBrowser({ scope, heading, headingId, list }: PhoneBrowserPr
     <section aria-labelledby={headingId} className="space-y-4">
       {heading}
       {ignored.length > 0 && (
-        <p className="alert alert-warning alert-soft text-sm">{SEARCH_TEXT.ignored(ignored)}</p>
+        <p className="alert alert-warning text-sm">{SEARCH_TEXT.ignored(ignored)}</p>
       )}
       <div className="lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:grid-rows-[auto_1fr] lg:gap-x-8">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2 lg:col-start-2">

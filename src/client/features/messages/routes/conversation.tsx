@@ -128,7 +128,7 @@ export function ConversationRoute() {
  */
 function OffPlatformWarning() {
   return (
-    <p className="alert alert-warning alert-soft mt-1 max-w-prose text-sm">
+    <p className="alert alert-warning mt-1 max-w-prose text-sm">
       <svg
         aria-hidden="true"
         viewBox="0 0 24 24"
