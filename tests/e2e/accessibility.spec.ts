@@ -4,7 +4,6 @@
  * signs in once and goes through both sizes in one page, each page or dialog scanned in both
  * themes as it stands; every finding is collected, so one run lists them all.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { uniqueImei } from '../helpers/factories';
 import {
@@ -18,6 +17,7 @@ import {
   payOrder,
   productIdOf,
 } from './api';
+import { seriousFindings } from './axe';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
 
@@ -26,7 +26,6 @@ const SIZES = {
   laptop: { width: 1366, height: 900 },
 } as const;
 type Size = keyof typeof SIZES;
-const THEMES = ['light', 'dark'] as const;
 
 /** Each size in turn, in the same page: a role signs in once. Pages load in the light theme. */
 async function eachSize(page: Page, visit: (size: Size) => Promise<void>) {
@@ -37,42 +36,13 @@ async function eachSize(page: Page, visit: (size: Size) => Promise<void>) {
   }
 }
 
-/** Once colours have finished their transitions to the theme just chosen. */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
-  );
-
-/**
- * axe on what the page shows now, in the light and then the dark theme; keeps the serious and
- * critical findings, one line each, with where they were seen.
- */
+/** Every serious finding of the scans made through it, so one run lists them all. */
 function findings() {
   const found: string[] = [];
   return {
     found,
     async scan(page: Page, where: string) {
-      for (const theme of THEMES) {
-        await page.emulateMedia({ colorScheme: theme });
-        await settled(page);
-        // Our pages hold no frames, so axe runs in the page itself (legacy mode), without the
-        // blank page it otherwise opens to merge frames; only violations come back.
-        const { violations } = await new AxeBuilder({ page })
-          .setLegacyMode()
-          .options({ resultTypes: ['violations'] })
-          .analyze();
-        for (const v of violations) {
-          if (v.impact !== 'serious' && v.impact !== 'critical') continue;
-          const targets = v.nodes.slice(0, 3).map((n) => n.target.join(' '));
-          found.push(
-            `${where}, ${theme}: ${v.id} (${v.impact}, ${v.nodes.length}x) ${targets.join(' | ')}`,
-          );
-        }
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
-      await settled(page);
+      found.push(...(await seriousFindings(page, where)));
     },
   };
 }
