@@ -1,6 +1,14 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * A worker per core. Vitest keeps one core back for its own process by default, which on the
+ * two-core machines we test on means one file at a time: the API files wait on a database most of
+ * the time, PGlite's run on the worker's own core, and the main process has little to do.
+ */
+const maxWorkers = availableParallelism();
 
 const alias = {
   '@shared': fileURLToPath(new URL('./src/shared', import.meta.url)),
@@ -26,6 +34,7 @@ export default defineConfig({
         test: {
           name: 'component',
           environment: 'jsdom',
+          maxWorkers,
           include: ['src/client/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/helpers/fail-on-console-error.ts', 'tests/helpers/dom-setup.ts'],
         },
@@ -35,6 +44,7 @@ export default defineConfig({
         test: {
           name: 'api',
           environment: 'node',
+          maxWorkers,
           include: ['tests/api/**/*.test.ts'],
           globalSetup: [
             'tests/helpers/client-build-global-setup.ts',

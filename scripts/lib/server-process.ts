@@ -50,6 +50,7 @@ export type ServerOptions = {
   port?: number;
   /** Extra variables (they win over the defaults). */
   env?: Record<string, string>;
+  /** How long a start may take before it counts as failed (two minutes: a busy two-core machine). */
   startTimeoutMs?: number;
 };
 
@@ -109,7 +110,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     interrupt: () => signalled('SIGINT'),
   };
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(

@@ -536,6 +536,10 @@ export async function buildApp(
       connectionsCheckingInterval: Math.ceil(opts.config.REQUEST_TIMEOUT_MS / 10),
     },
     bodyLimit: 1024 * 1024,
+    // A plugin that loads a module (the page renderer) or opens a database takes longer than
+    // avvio's 10 s on a busy machine: a start that is slow is not a start that failed. The
+    // health check (and an orchestrator's start deadline) says when a server is not coming up.
+    pluginTimeout: 120_000,
     ...serverOptions,
   }).withTypeProvider<ZodTypeProvider>();
   const routeList: { method: string; url: string }[] = [];
