@@ -3,15 +3,26 @@
  * rule fires on its case and stays quiet on a near miss; a listing whose signals add up is held
  * and is in no public answer, its seller sees it under review; the admin's queue orders it first
  * with its reasons, and each action (clear, withdraw, ban, dismiss) does what it says, once, with
- * its record; a message asking to pay outside is flagged for its receiver.
+ * its record; a message asking to pay outside is flagged for its receiver; a banned person back in
+ * the same browser is seen by its device cookie, which no public answer carries.
  */
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/server/db/client';
 import { products, users } from '../../src/server/db/schema';
+import { DEVICE_MAX_ACCOUNTS, DEVICE_MAX_PER_ACCOUNT } from '../../src/server/repositories/trust';
 import { HOLD_AT, RULES } from '../../src/server/risk/rules';
-import { type Account, createAccount, createAdmin, tokenFor } from '../helpers/accounts';
+import { newDeviceId } from '../../src/server/trust/devices';
+import {
+  type Account,
+  cookieOf,
+  createAccount,
+  createAdmin,
+  GOOD_PASSWORD,
+  tokenFor,
+  uniqueEmail,
+} from '../helpers/accounts';
 import { createProduct, createSale, uniqueImei, uniqueWord } from '../helpers/factories';
 import { uploadPhoto } from '../helpers/multipart';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -292,6 +303,235 @@ describe('each rule', () => {
     expect((await signalsOf(next.id)).map((s) => [s.rule, s.weight])).toEqual([
       [RULES.bannedLink.name, RULES.bannedLink.addressWeight],
     ]);
+  });
+});
+
+describe('a banned person back in the same browser (the device cookie)', () => {
+  /** The device cookie a response gave, if any. */
+  const deviceGiven = (res: { cookies: { name: string; value: string }[] }) =>
+    res.cookies.find((c) => c.name === 'device');
+
+  /** Signs `who` in as their browser does (a token), with `jar` in its cookies if given. */
+  async function signInWith(who: Account, jar?: string) {
+    const res = await t.app.inject({
+      url: `/api/jwt?email=${encodeURIComponent(who.email)}`,
+      headers: { cookie: jar === undefined ? who.cookie : `${who.cookie}; ${jar}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res;
+  }
+  const signInOn = (who: Account, device: string) => signInWith(who, `device=${device}`);
+
+  /** A browser `who` signed in on twice: given its device, then bringing it back. */
+  async function browserOf(who: Account): Promise<string> {
+    const device = deviceGiven(await signInWith(who))?.value as string;
+    expect(device).toMatch(/^[0-9a-f]{32}$/);
+    await signInOn(who, device);
+    return device;
+  }
+
+  const devicesOf = async (userId: string) =>
+    (
+      await rowsOf<{ device_hash: string }>(
+        t.database.db,
+        sql`select device_hash from account_devices where user_id = ${userId} order by device_hash`,
+      )
+    ).map((r) => r.device_hash);
+
+  const deviceMarked = async (device: string) =>
+    (
+      await rowsOf<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from banned_marks
+            where kind = 'device' and hash = ${t.app.fingerprints.device(device)}`,
+      )
+    )[0]?.n === 1;
+
+  const banAccount = async (who: Account) =>
+    expect(
+      (
+        await call(admin, 'POST', '/api/review/actions', {
+          target: 'account',
+          id: who.id,
+          action: 'ban',
+          note: '',
+        })
+      ).statusCode,
+    ).toBe(200);
+
+  const rulesOf = async (userId: string) =>
+    (await signalsOf(userId)).map((s) => [s.rule, s.weight]);
+
+  it('ties a new account signed in on a banned account’s browser, which holds its listings; not another browser', async () => {
+    const banned = await createAccount(t.app, 'seller');
+    const first = deviceGiven(await signInWith(banned))?.value as string;
+    // An id given is not a device until the browser brings it back.
+    expect(await devicesOf(banned.id)).toEqual([]);
+    expect(deviceGiven(await signInOn(banned, first))?.value).toBe(first);
+    // Kept as its keyed fingerprint, never the id.
+    expect(await devicesOf(banned.id)).toEqual([t.app.fingerprints.device(first)]);
+    expect(await devicesOf(banned.id)).not.toContain(first);
+
+    await banAccount(banned);
+    expect(await deviceMarked(first)).toBe(true);
+    // The account's own rows went with it; the mark is what remains.
+    expect(await devicesOf(banned.id)).toEqual([]);
+
+    const next = await createAccount(t.app, 'seller');
+    await signInOn(next, first);
+    expect(await rulesOf(next.id)).toEqual([
+      [RULES.bannedLink.name, RULES.bannedLink.deviceWeight],
+    ]);
+    expect((await queue()).find((i) => i.id === next.id)?.signals[0]?.sentence).toBe(
+      'Seen with a device of a banned account.',
+    );
+    // It holds alone.
+    const id = await list(next, listing(`Moto ${uniqueWord()}`, await photo(next, 170), '300'));
+    expect(await statusOf(id)).toBe('held');
+
+    const other = await createAccount(t.app, 'seller');
+    await browserOf(other);
+    expect(await signalsOf(other.id)).toEqual([]);
+  });
+
+  it('ties nobody on a shared computer: more than a few accounts a month old on it, fresh ones not counted', async () => {
+    const banned = await createAccount(t.app, 'seller');
+    const device = await browserOf(banned);
+    await banAccount(banned);
+    const regulars = await Promise.all(
+      Array.from({ length: DEVICE_MAX_ACCOUNTS + 1 }, () => createAccount(t.app, 'user')),
+    );
+    for (const r of regulars) await signInOn(r, device);
+    const next = await createAccount(t.app, 'seller');
+    const age = (who: Account) =>
+      t.database.db.execute(
+        sql`update users set created_at = now() - interval '31 days' where id = ${who.id}`,
+      );
+    // Fresh accounts opened in one's own browser do not make it look shared…
+    await signInOn(next, device);
+    expect(await rulesOf(next.id)).toEqual([
+      [RULES.bannedLink.name, RULES.bannedLink.deviceWeight],
+    ]);
+    // …nor do as many as DEVICE_MAX_ACCOUNTS older ones (a household)…
+    for (const r of regulars.slice(0, DEVICE_MAX_ACCOUNTS)) await age(r);
+    await signInOn(next, device);
+    expect(await rulesOf(next.id)).toEqual([
+      [RULES.bannedLink.name, RULES.bannedLink.deviceWeight],
+    ]);
+    // …but one more is a shop's or a library's computer: the tie goes at the next sign-in.
+    await age(regulars[DEVICE_MAX_ACCOUNTS] as Account);
+    await signInOn(next, device);
+    expect(await signalsOf(next.id)).toEqual([]);
+  });
+
+  it('ties nobody to an account deleted, not banned: its devices go with it, unmarked', async () => {
+    const gone = await createAccount(t.app, 'seller');
+    const device = await browserOf(gone);
+    expect((await call(admin, 'DELETE', `/api/users?id=${gone.id}`)).statusCode).toBe(200);
+    expect(await devicesOf(gone.id)).toEqual([]);
+    expect(await deviceMarked(device)).toBe(false);
+    const next = await createAccount(t.app, 'seller');
+    await signInOn(next, device);
+    expect(await signalsOf(next.id)).toEqual([]);
+  });
+
+  it('is given with a token and a noted action (httpOnly, Lax, the whole site, 400 days), never on a public page or read', async () => {
+    const seller = await createAccount(t.app, 'seller');
+    const given = deviceGiven(await signInWith(seller));
+    expect(given).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Lax',
+      path: '/',
+      maxAge: 400 * 86_400,
+    });
+    expect(given && 'secure' in given && given.secure).toBeFalsy();
+    const listed = await call(seller, 'POST', '/api/products', {
+      ...listing(`Moto ${uniqueWord()}`, await photo(seller, 171), '300'),
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(deviceGiven(listed)?.value).toMatch(/^[0-9a-f]{32}$/);
+    const id = listed.json().insertedId as string;
+    // Public answers stay cacheable and kept by the back/forward cache: no cookie of any kind,
+    // for anyone, signed in and bringing a device or not.
+    const jar = `${seller.cookie}; device=${given?.value}`;
+    for (const url of [
+      '/api/category/01',
+      '/api/advertise',
+      `/api/products/${id}`,
+      '/',
+      `/product/${id}`,
+    ])
+      for (const headers of [{}, { cookie: jar }, { cookie: jar, ...seller.bearer }]) {
+        const res = await t.app.inject({ url, headers });
+        expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
+        expect(res.headers['set-cookie'], url).toBeUndefined();
+      }
+  });
+
+  it('replaces a forged or malformed value, never stores it, never fails; a well-formed one is kept only as its fingerprint', async () => {
+    const someone = await createAccount(t.app, 'user');
+    const hex = newDeviceId();
+    for (const forged of [
+      '',
+      'abc',
+      hex.slice(1),
+      `${hex}0`,
+      hex.toUpperCase(),
+      `"${hex}"`,
+      `${hex.slice(0, 31)}g`,
+      "' or 1=1; drop table account_devices; --",
+      '%00%ff%C3%A9',
+      'x'.repeat(4000),
+    ]) {
+      const res = await signInWith(someone, `device=${forged}`);
+      const replaced = deviceGiven(res)?.value;
+      expect(replaced, forged).toMatch(/^[0-9a-f]{32}$/);
+      expect(replaced).not.toBe(forged);
+    }
+    expect(await devicesOf(someone.id)).toEqual([]);
+    // A well-formed id we never minted cannot be told from ours: noted, as its fingerprint.
+    await signInOn(someone, hex);
+    expect(await devicesOf(someone.id)).toEqual([t.app.fingerprints.device(hex)]);
+  });
+
+  it('keeps an account’s most recent devices only, however many ids a client mints', async () => {
+    const someone = await createAccount(t.app, 'user');
+    const ids = Array.from({ length: DEVICE_MAX_PER_ACCOUNT + 3 }, () => newDeviceId());
+    for (const id of ids) await signInOn(someone, id);
+    expect(await devicesOf(someone.id)).toEqual(
+      ids
+        .slice(-DEVICE_MAX_PER_ACCOUNT)
+        .map((id) => t.app.fingerprints.device(id))
+        .sort(),
+    );
+  });
+
+  it('is __Host- named and Secure on an https site', async () => {
+    const https = await buildTestApp({ PUBLIC_URL: 'https://shop.example' });
+    try {
+      const proxy = { host: 'shop.example', 'x-forwarded-proto': 'https' };
+      const email = uniqueEmail();
+      const signedUp = await https.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-up/email',
+        headers: { ...proxy, origin: 'https://shop.example' },
+        payload: { email, name: 'Secure Person', password: GOOD_PASSWORD },
+      });
+      expect(signedUp.statusCode, signedUp.body).toBe(200);
+      const res = await https.app.inject({
+        url: `/api/jwt?email=${encodeURIComponent(email)}`,
+        headers: { ...proxy, cookie: cookieOf(signedUp) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.cookies.find((c) => c.name === '__Host-device')).toMatchObject({
+        httpOnly: true,
+        sameSite: 'Lax',
+        path: '/',
+        secure: true,
+      });
+    } finally {
+      await https.close();
+    }
   });
 });
 

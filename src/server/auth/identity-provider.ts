@@ -10,6 +10,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { PASSWORD_MIN_LENGTH } from '../../shared/constants';
 import { EMAIL_CONFIRMED_PATH } from '../../shared/identity';
 import type { Config } from '../config';
+import { secureCookies } from '../cookies';
 import type { Db } from '../db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema';
 import {
@@ -246,7 +247,7 @@ export function createIdentityProvider(
       // Explicit, so the origin and CSRF checks also run under test runners (Better Auth skips them there).
       disableOriginCheck: false,
       disableCSRFCheck: false,
-      useSecureCookies: config.PUBLIC_URL?.startsWith('https://') ?? false,
+      useSecureCookies: secureCookies(config),
       // The client's address as our server worked it out (trusted proxies applied).
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },

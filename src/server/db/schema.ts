@@ -489,6 +489,27 @@ export const accountAddresses = pgTable(
 );
 
 /**
+ * The devices each account acted from (issue 34, decision 052's addendum): a browser that came
+ * back with our device cookie, as the keyed fingerprint of its random id (never the id), where the
+ * account's client address is noted. Only ties to a banned account's devices read it; the most
+ * recent DEVICE_MAX_PER_ACCOUNT of an account are kept (a client mints cookies at will).
+ */
+export const accountDevices = pgTable(
+  'account_devices',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'account_devices_pkey', columns: [t.userId, t.deviceHash] }),
+    index('account_devices_hash_idx').on(t.deviceHash),
+  ],
+);
+
+/**
  * Photos the embedded image host stored that may belong to no phone (issue 19, decision 026): each
  * upload, and each photo a phone let go of (removed, or its phone deleted). Once `check_after` has
  * passed, the sweep forgets a photo some phone or order shows, and removes the files of one none

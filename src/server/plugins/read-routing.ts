@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { cookieValues, secureCookies } from '../cookies';
 import type { Db } from '../db/client';
 import { formatLsn, LAST_LSN, parseLsn, type Reader, ReadRouter } from '../db/read-router';
 
@@ -39,8 +40,6 @@ const UNKNOWN_POSITION_MAX_AGE_S = 60;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-const COOKIE_PAIR = /(?:^|;)\s*([^=;\s]+)\s*=\s*([^;]*)/g;
-
 /**
  * The WAL position this request's reads must see: the person's last write's, or 0n (none, or
  * anything that is not an LSN). Several cookies of the name (another path's, a forged one): the
@@ -48,12 +47,9 @@ const COOKIE_PAIR = /(?:^|;)\s*([^=;\s]+)\s*=\s*([^;]*)/g;
  */
 export function positionOf(request: FastifyRequest): bigint {
   if (!request.server.reads.hasReplica) return 0n;
-  const header = request.headers.cookie;
-  if (typeof header !== 'string') return 0n;
   let position = 0n;
-  for (const [, name, value] of header.matchAll(COOKIE_PAIR)) {
-    if (name !== POSITION_COOKIE) continue;
-    const parsed = parseLsn(value?.trim() ?? '');
+  for (const value of cookieValues(request.headers.cookie, POSITION_COOKIE)) {
+    const parsed = parseLsn(value);
     if (parsed !== null && parsed > position) position = parsed;
   }
   return position;
@@ -76,7 +72,7 @@ export default fp(async function readRouting(app: FastifyInstance) {
   const router = new ReadRouter(app.database.db, app.database.readPool, app.log);
   app.decorate('reads', router);
   if (!router.hasReplica) return;
-  const secure = app.config.PUBLIC_URL?.startsWith('https://') ? '; Secure' : '';
+  const secure = secureCookies(app.config) ? '; Secure' : '';
   // Path=/: the pages the server renders read through the API as the person (plugins/client.ts).
   const cookie = (value: string, maxAge: number) =>
     `${POSITION_COOKIE}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;

@@ -1,11 +1,12 @@
 /**
  * Who may be one person behind two accounts (issue 29, decision 038): accounts seen from one
  * client address, and buyer accounts that pay one seller with one card. Only sales and ratings
- * between accounts not found related count as the market's.
+ * between accounts not found related count as the market's. The devices noted here only tie an
+ * account to a banned one (decision 052's addendum); they relate no two accounts' sales.
  */
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf, type Tx } from '../db/client';
-import { accountAddresses, orders, payments, users } from '../db/schema';
+import { accountAddresses, accountDevices, orders, payments, users } from '../db/schema';
 
 /**
  * An address shared by more accounts than this is a network's (an office, a campus, a carrier's
@@ -16,20 +17,51 @@ import { accountAddresses, orders, payments, users } from '../db/schema';
 export const ADDRESS_MAX_ACCOUNTS = 10;
 export const ADDRESS_CROWD_DAYS = 30;
 
-/** Notes that the account acted from the address of this fingerprint (none: nothing to note). */
-export async function noteAddress(
+/**
+ * A browser more accounts than this signed in on is a shared computer's (a shop's, a library's):
+ * it ties nobody to a banned account (decision 052's addendum). Fewer than an address's: one
+ * browser is one household's at most. Counted as addresses are, only accounts older than
+ * ADDRESS_CROWD_DAYS, so fresh accounts opened there do not make one's own browser look shared.
+ */
+export const DEVICE_MAX_ACCOUNTS = 5;
+/**
+ * The devices an account keeps, the most recently seen: a client mints ids at will (any 32 hex
+ * digits), so each one it sends must not be another row for good. A person's phone, computers and
+ * cleared cookies of a year are far fewer.
+ */
+export const DEVICE_MAX_PER_ACCOUNT = 20;
+
+/** Where a request was made, as keyed fingerprints (trust/devices.ts); null: nothing to note. */
+export type SeenFrom = { addressHash: string | null; deviceHash: string | null };
+
+/** Notes that the account acted from this client address and on this device. */
+export async function noteSeen(
   db: Db | Tx,
   userId: string,
-  addressHash: string | null,
+  { addressHash, deviceHash }: SeenFrom,
 ): Promise<void> {
-  if (addressHash === null) return;
-  await db
-    .insert(accountAddresses)
-    .values({ userId, addressHash })
-    .onConflictDoUpdate({
-      target: [accountAddresses.userId, accountAddresses.addressHash],
-      set: { seenAt: sql`now()` },
-    });
+  if (addressHash !== null)
+    await db
+      .insert(accountAddresses)
+      .values({ userId, addressHash })
+      .onConflictDoUpdate({
+        target: [accountAddresses.userId, accountAddresses.addressHash],
+        set: { seenAt: sql`now()` },
+      });
+  if (deviceHash !== null) {
+    await db
+      .insert(accountDevices)
+      .values({ userId, deviceHash })
+      .onConflictDoUpdate({
+        target: [accountDevices.userId, accountDevices.deviceHash],
+        set: { seenAt: sql`now()` },
+      });
+    await db.execute(
+      sql`delete from ${accountDevices} where user_id = ${userId} and device_hash in
+            (select device_hash from ${accountDevices} where user_id = ${userId}
+             order by seen_at desc, device_hash offset ${DEVICE_MAX_PER_ACCOUNT})`,
+    );
+  }
 }
 
 /**

@@ -13,10 +13,23 @@ import { type Db, rowsOf, type Tx } from '../db/client';
 import { priceGuideFor } from '../repositories/price-guide';
 import { setProductStatus } from '../repositories/products';
 import { distinctReporters } from '../repositories/reports';
-import { ADDRESS_MAX_ACCOUNTS } from '../repositories/trust';
+import {
+  ADDRESS_CROWD_DAYS,
+  ADDRESS_MAX_ACCOUNTS,
+  DEVICE_MAX_ACCOUNTS,
+} from '../repositories/trust';
 import { offPlatform } from './off-platform';
 import { findReusedPhotos } from './photo-match';
-import { type Fired, HOLD_AT, priceSignal, RULES, type RuleName, reportsSignal } from './rules';
+import {
+  bannedLinkSignal,
+  type Fired,
+  HOLD_AT,
+  type LinkKind,
+  priceSignal,
+  RULES,
+  type RuleName,
+  reportsSignal,
+} from './rules';
 
 /** Photos of a listing shown on another seller's listing (decision 054 says how they match). */
 export type PhotoReuse = (
@@ -98,12 +111,12 @@ async function newSellerSignal(tx: Db | Tx, listing: ListingRow): Promise<Fired 
     : null;
 }
 
-/** The banned-link rule: the account's addresses or cards among a banned account's. */
-export async function bannedLinkSignal(
+/** The banned-link rule: the account's addresses, cards or devices among a banned account's. */
+export async function bannedLinkOf(
   db: Db | Tx,
   user: { id: string; email: string },
 ): Promise<Fired | null> {
-  const rows = await rowsOf<{ kind: string }>(
+  const rows = await rowsOf<{ kind: LinkKind }>(
     db,
     sql`select distinct m.kind from banned_marks m
         where (m.kind = 'address' and m.hash in
@@ -113,16 +126,17 @@ export async function bannedLinkSignal(
                       where b.address_hash = a.address_hash) <= ${ADDRESS_MAX_ACCOUNTS}))
            or (m.kind = 'card' and m.hash in
                 (select card_fingerprint from payments
-                 where email = ${user.email} and card_fingerprint is not null))`,
+                 where email = ${user.email} and card_fingerprint is not null))
+           or (m.kind = 'device' and m.hash in
+                (select d.device_hash from account_devices d where d.user_id = ${user.id}
+                 -- Nor a device many accounts a month old use (a shop's, a library's computer);
+                 -- fresh ones opened in one's own browser do not make it look shared.
+                 and (select count(*) from account_devices e join users u on u.id = e.user_id
+                      where e.device_hash = d.device_hash
+                        and u.created_at < now() - make_interval(days => ${ADDRESS_CROWD_DAYS}))
+                     <= ${DEVICE_MAX_ACCOUNTS}))`,
   );
-  if (rows.length === 0) return null;
-  const words: Record<string, string> = { address: 'a client address', card: 'a card' };
-  const rule = RULES.bannedLink;
-  return {
-    rule: rule.name,
-    weight: rows.some((r) => r.kind === 'card') ? rule.weight : rule.addressWeight,
-    detail: { kinds: rows.map((r) => words[r.kind] ?? r.kind).sort() },
-  };
+  return bannedLinkSignal(rows.map((r) => r.kind));
 }
 
 const LISTING_RULES: RuleName[] = [
@@ -179,7 +193,7 @@ export async function assessListing(
   await keepSignals(tx, 'listing', listing.id, LISTING_RULES, fired);
   if (listing.seller_id) {
     const user = { id: listing.seller_id, email: listing.seller_email };
-    const account = [await newSellerSignal(tx, listing), await bannedLinkSignal(tx, user)].filter(
+    const account = [await newSellerSignal(tx, listing), await bannedLinkOf(tx, user)].filter(
       (f): f is Fired => f !== null,
     );
     await keepSignals(tx, 'account', user.id, ACCOUNT_RULES_OF_A_LISTING, account);
@@ -213,7 +227,7 @@ async function holdIfDue(
 export async function assessAccount(db: Db, user: { id: string; email: string }): Promise<void> {
   await db.transaction(async (tx) => {
     const fired = [
-      await bannedLinkSignal(tx, user),
+      await bannedLinkOf(tx, user),
       reportsSignal(await distinctReporters(tx, { sellerId: user.id })),
     ].filter((f): f is Fired => f !== null);
     await keepSignals(tx, 'account', user.id, [RULES.bannedLink.name, RULES.reports.name], fired);

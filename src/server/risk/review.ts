@@ -337,10 +337,10 @@ async function clearSignals(tx: Tx, subjectIds: (string | null)[]): Promise<void
 }
 
 /**
- * Bans a seller from the queue: their client addresses and cards kept as banned marks (a new
- * account seen with one is a signal), the IMEIs of their phones blocked, the reports about them
- * upheld, then the account deleted and its address banned as the admin's ban does (its listings
- * go with it).
+ * Bans a seller from the queue: their client addresses, devices and cards kept as banned marks (a
+ * new account seen with one is a signal), the IMEIs of their phones blocked, the reports about
+ * them upheld, then the account deleted and its address banned as the admin's ban does (its
+ * listings, addresses and devices go with it).
  */
 async function ban(
   tx: Tx,
@@ -353,6 +353,7 @@ async function ban(
   await tx.execute(
     sql`insert into banned_marks (kind, hash)
         select 'address', address_hash from account_addresses where user_id = ${user.id}
+        union select 'device', device_hash from account_devices where user_id = ${user.id}
         union select 'card', card_fingerprint from payments
           where email = ${user.email} and card_fingerprint is not null
         on conflict do nothing`,

@@ -33,11 +33,12 @@ export const RULES = {
     weight: 30,
   },
   /**
-   * An account that paid with a card of a banned account (holds alone), or was seen from one of
-   * its client addresses (shared by households, campuses and carriers: less, and only an address
-   * few accounts use).
+   * An account that paid with a card of a banned account or signed in on one of its devices (its
+   * browser brought back the device cookie: one person's, at most a household's; only a device
+   * few accounts use), both holding alone; or was seen from one of its client addresses (shared
+   * by households, campuses and carriers: less, and only an address few accounts use).
    */
-  bannedLink: { name: 'banned-link', weight: 60, addressWeight: 40 },
+  bannedLink: { name: 'banned-link', weight: 60, deviceWeight: 60, addressWeight: 40 },
   /**
    * Many reports from distinct people, of a listing or of a seller (accounts seen from one client
    * address count as one). Never enough to hold alone: three throwaway accounts must not take a
@@ -56,6 +57,10 @@ export type RuleName = (typeof RULES)[keyof typeof RULES]['name'];
 /** A rule that fired: its weight now, and what it saw (for its sentence and the queue). */
 export type Fired = { rule: RuleName; weight: number; detail: Record<string, unknown> };
 
+/** Items as said: "a, b and c". */
+const spoken = (items: readonly string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -71,7 +76,7 @@ export function sentenceOf(rule: string, detail: Record<string, unknown>): strin
     case RULES.newSellerHighValue.name:
       return `An account ${plural(n('ageDays'), 'day')} old listing ${plural(n('listings'), 'phone')} over ${dollars(RULES.newSellerHighValue.minPriceCents)}.`;
     case RULES.bannedLink.name:
-      return `Seen with ${list('kinds').replace(', ', ' and ')} of a banned account.`;
+      return `Seen with ${spoken((detail.kinds as string[] | undefined) ?? [])} of a banned account.`;
     case RULES.reports.name:
       return `Reported by ${plural(n('reporters'), 'person', 'people')}.`;
     case RULES.offPlatform.name:
@@ -102,5 +107,21 @@ export function reportsSignal(reporters: number): Fired | null {
     rule: rule.name,
     weight: reporters >= rule.many ? rule.manyWeight : rule.someWeight,
     detail: { reporters },
+  };
+}
+
+/** What of a banned account's an account was seen with, in the admin's words. */
+const LINK_WORDS = { address: 'a client address', card: 'a card', device: 'a device' } as const;
+export type LinkKind = keyof typeof LINK_WORDS;
+
+/** The banned-link rule: the kinds of a banned account's marks an account was seen with. */
+export function bannedLinkSignal(kinds: readonly LinkKind[]): Fired | null {
+  if (kinds.length === 0) return null;
+  const rule = RULES.bannedLink;
+  const weightOf = { address: rule.addressWeight, card: rule.weight, device: rule.deviceWeight };
+  return {
+    rule: rule.name,
+    weight: Math.max(...kinds.map((k) => weightOf[k])),
+    detail: { kinds: [...new Set(kinds)].map((k) => LINK_WORDS[k]).sort() },
   };
 }

@@ -15,7 +15,8 @@ import {
   toOrder,
 } from '../repositories/buying';
 import { findProduct } from '../repositories/products';
-import { noteAddress } from '../repositories/trust';
+import { noteSeen } from '../repositories/trust';
+import { seenFrom } from '../trust/devices';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
 /**
@@ -56,11 +57,11 @@ export default contractRoutes((route, app) => {
     );
   });
 
-  route('book', BOOKINGS, async (request) => {
+  route('book', BOOKINGS, async (request, reply) => {
     const caller = callerOf(request);
     const insertedId = await book(app.db, caller, request.body);
-    // Where the buyer booked from, to tell a sale to oneself (decision 038).
-    await noteAddress(app.db, caller.id, app.fingerprints.address(request.ip));
+    // Where and on what the buyer booked: a sale to oneself (decision 038), a banned person (052).
+    await noteSeen(app.db, caller.id, seenFrom(request, reply));
     return { acknowledged: true, insertedId };
   });
 

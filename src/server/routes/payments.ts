@@ -13,7 +13,8 @@ import { recordPayment, SoldMeanwhileError } from '../payments/record-payment';
 import { StripePaymentProvider } from '../payments/stripe-provider';
 import type { PayoutProvider } from '../payouts/payout-provider';
 import { callerOf } from '../plugins/auth';
-import { noteAddress } from '../repositories/trust';
+import { noteSeen } from '../repositories/trust';
+import { seenFrom } from '../trust/devices';
 import { contractRoutes } from './contract-routes';
 import stripeWebhook from './stripe-webhook';
 
@@ -36,12 +37,12 @@ export default contractRoutes<Options>(async (route, app, { sales, payouts }) =>
   route(
     'createPaymentIntent',
     { limit: { perMinute: 30 }, responses: unavailable },
-    async (request) => {
+    async (request, reply) => {
       const { orderId, price } = request.body;
       const caller = callerOf(request);
       const order = await orderToPay(app.db, caller, orderId, price);
-      // Where the buyer paid from, to tell a sale to oneself (decision 038).
-      await noteAddress(app.db, caller.id, app.fingerprints.address(request.ip));
+      // Where and on what the buyer paid: a sale to oneself (decision 038), a banned person (052).
+      await noteSeen(app.db, caller.id, seenFrom(request, reply));
       const { clientSecret } = await provider.createIntent({
         orderId: order.id,
         amountCents: order.priceCents,

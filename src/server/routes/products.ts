@@ -18,7 +18,8 @@ import { IMAGES_URL_PREFIX } from '../images/image-store';
 import { assertOwner, callerOf } from '../plugins/auth';
 import { readFor } from '../plugins/read-routing';
 import { listOwnProducts } from '../repositories/products';
-import { noteAddress } from '../repositories/trust';
+import { noteSeen } from '../repositories/trust';
+import { seenFrom } from '../trust/devices';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
 const OWN_IMAGE = new RegExp(`^${IMAGES_URL_PREFIX}[0-9a-f]{32}-640\\.webp$`);
@@ -48,7 +49,7 @@ export default contractRoutes((route, app) => {
       );
   };
 
-  route('addProduct', async (request) => {
+  route('addProduct', async (request, reply) => {
     assertPhotosIssued('image', [request.body.image]);
     assertPhotosIssued('photos', request.body.photos ?? []);
     const caller = callerOf(request);
@@ -58,8 +59,8 @@ export default contractRoutes((route, app) => {
       caller,
       request.body,
     );
-    // Where the seller listed from, to tell a sale to oneself (decision 038).
-    await noteAddress(app.db, caller.id, app.fingerprints.address(request.ip));
+    // Where and on what the seller listed: a sale to oneself (decision 038), a banned person (052).
+    await noteSeen(app.db, caller.id, seenFrom(request, reply));
     return { acknowledged: true, insertedId };
   });
 

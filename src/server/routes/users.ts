@@ -4,7 +4,7 @@ import { NAME_MAX_LENGTH } from '../../shared/constants';
 import { DomainError } from '../domain/domain-error';
 import { identityOf } from '../plugins/auth';
 import { banEmail, liftBan, listBans } from '../repositories/bans';
-import { noteAddress } from '../repositories/trust';
+import { noteSeen } from '../repositories/trust';
 import {
   deleteAccount,
   findUserByEmail,
@@ -17,6 +17,7 @@ import {
   verifySeller,
 } from '../repositories/users';
 import { assessAccount } from '../risk/assess';
+import { seenFrom } from '../trust/devices';
 import { contractRoutes, pageAnswer } from './contract-routes';
 
 export default contractRoutes((route, app) => {
@@ -89,7 +90,7 @@ export default contractRoutes((route, app) => {
   // Per signed-in identity, counted after the session is proven: per address would throttle
   // every phone behind one carrier address, and per e-mail in the query would let anybody use
   // up somebody else's allowance.
-  route('getToken', { limit: { perMinute: 30 } }, async (request) => {
+  route('getToken', { limit: { perMinute: 30 } }, async (request, reply) => {
     const identity = identityOf(request);
     // An identity whose record was never saved (a failed sign-up step) becomes a buyer.
     const account = await saveUserRecord(app.db, {
@@ -97,9 +98,10 @@ export default contractRoutes((route, app) => {
       name: identity.name.slice(0, NAME_MAX_LENGTH),
       type: 'user',
     });
-    // Where the account signed up or in from, to tell a sale to oneself (decision 038).
-    await noteAddress(app.db, account.id, app.fingerprints.address(request.ip));
-    // Seen from an address of a banned account (issue 34): a signal, its listings held.
+    // Where and on what the account signed in: a sale to oneself (decision 038), a banned person
+    // (decision 052); the browser gets its device cookie here, with the token.
+    await noteSeen(app.db, account.id, seenFrom(request, reply));
+    // Seen with an address or device of a banned account (issue 34): a signal, its listings held.
     await assessAccount(app.db, account);
     return {
       accessToken: await app.accessTokens.issue({

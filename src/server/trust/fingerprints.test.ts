@@ -35,4 +35,12 @@ describe('fingerprints', () => {
     expect(keyed.card('4242 4242 4242 4242')).toBe(keyed.card('4242424242424242'));
     expect(keyed.card('4242424242424242')).not.toContain('4242');
   });
+
+  it('are one per device id, keyed and apart from an address or card of the same text', () => {
+    const id = '0123456789abcdef0123456789abcdef';
+    expect(keyed.device(id)).toBe(keyed.device(id));
+    expect(keyed.device(id)).not.toContain(id);
+    expect(keyed.device(id)).not.toBe(new Fingerprints('another').device(id));
+    expect(keyed.device(id)).not.toBe(keyed.card(id));
+  });
 });

@@ -1,9 +1,11 @@
 /**
  * What ties two accounts to one person, kept so that a copy of the database reveals neither
- * (issue 29, decision 038): the client addresses an account acted from and the card numbers it
- * paid with, each as an HMAC-SHA256 under a key derived (HKDF) from the server's IMEI key. A
- * plain hash would not do: there are 2^32 IPv4 addresses and a card number's digits after its
- * issuer are about 10^9 candidates, both a brute force of minutes.
+ * (issue 29, decision 038): the client addresses an account acted from, the card numbers it
+ * paid with and its browsers' device ids (decision 052's addendum), each as an HMAC-SHA256
+ * under a key derived (HKDF) from the server's IMEI key. A plain hash would not do: there are
+ * 2^32 IPv4 addresses and a card number's digits after its issuer are about 10^9 candidates,
+ * both a brute force of minutes. A device id is random and beyond that, keyed all the same: a copy
+ * of the database cannot then be matched against the cookie of a browser someone holds.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
@@ -39,7 +41,7 @@ export class Fingerprints {
     this.#key = Buffer.from(hkdfSync('sha256', secret, 'phone-market trust', 'fingerprint', 32));
   }
 
-  #of(kind: 'address' | 'card', value: string): string {
+  #of(kind: 'address' | 'card' | 'device', value: string): string {
     return createHmac('sha256', this.#key).update(`${kind}:${value}`).digest('base64url');
   }
 
@@ -57,5 +59,10 @@ export class Fingerprints {
   /** The fingerprint of a card number, however it was spaced. */
   card(number: string): string {
     return this.#of('card', number.replace(/\D/g, ''));
+  }
+
+  /** The fingerprint of a device id (the device cookie's value, checked before it gets here). */
+  device(id: string): string {
+    return this.#of('device', id);
   }
 }
