@@ -68,6 +68,7 @@ import identityRoutes from './routes/identity';
 import imagesRoutes from './routes/images';
 import imeisRoutes from './routes/imeis';
 import notificationsRoutes from './routes/notifications';
+import overviewRoutes from './routes/overview';
 import paymentsRoutes from './routes/payments';
 import payoutsRoutes from './routes/payouts';
 import priceGuideRoutes from './routes/price-guide';
@@ -403,6 +404,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(priceGuideRoutes);
       await api.register(imeisRoutes);
       await api.register(reviewRoutes);
+      await api.register(overviewRoutes);
       await api.register(buyingRoutes);
       await api.register(reportsRoutes);
       await api.register(savedSearchesRoutes, {

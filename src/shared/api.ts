@@ -34,6 +34,7 @@ import {
   idSchema,
   notificationSchema,
   orderSchema,
+  overviewSchema,
   ownProductSchema,
   payoutAccountSchema,
   payoutSummarySchema,
@@ -59,6 +60,7 @@ import {
 } from './listing-input';
 import { MESSAGE_MAX_LENGTH } from './messages';
 import { NOTIFICATION_KINDS } from './notifications';
+import { isRangeProblem, readOverviewRange, utcDay } from './overview';
 import {
   myReportSchema,
   reportInputSchema,
@@ -150,6 +152,23 @@ export type PaginationQuery = z.infer<typeof paginationQuerySchema>;
 const ack = z.object({ acknowledged: z.boolean() });
 /** The days the admin's Finance page covers: the last `days` (UTC), today included. */
 const financeQuerySchema = z.object({ days: wholeNumberInput(1, 366).default(30) });
+/**
+ * The admin's Overview range (decision 056): `from` and `to` as YYYY-MM-DD, UTC days, both
+ * included, at most 366 days; the last 30 days when missing. Read by src/shared/overview.ts.
+ */
+const overviewDay = (field: 'from' | 'to') =>
+  z
+    .string({ error: `${field} must be a date written YYYY-MM-DD` })
+    .max(10, `${field} must be a date written YYYY-MM-DD`)
+    .optional();
+const overviewQuerySchema = z
+  .object({ from: overviewDay('from'), to: overviewDay('to') })
+  .superRefine((query, ctx) => {
+    const range = readOverviewRange(query, utcDay(new Date()));
+    if (isRangeProblem(range))
+      ctx.addIssue({ code: 'custom', message: range.message, path: [range.field] });
+  });
+export type OverviewQuery = z.output<typeof overviewQuerySchema>;
 const ackWithMessage = z.object({ acknowledged: z.boolean(), message: z.string().optional() });
 const idQuery = z.object({ id: idSchema });
 const emailQuery = z.object({ email: emailSchema });
@@ -955,6 +974,27 @@ export const calls = define({
     access: 'admin',
     tag: 'payments',
     query: financeQuerySchema,
+    response: z.string(),
+  },
+  /** The admin's Overview (issue 35): figures by day and the busiest models of a range. */
+  overview: {
+    ...callRoutes.overview,
+    access: 'admin',
+    tag: 'payments',
+    query: overviewQuerySchema,
+    response: overviewSchema,
+  },
+  /**
+   * The same range as CSV (`text/csv`, an attachment): one row a day, or with `table=models`
+   * the busiest models; text cells never start a formula.
+   */
+  overviewCsv: {
+    ...callRoutes.overviewCsv,
+    access: 'admin',
+    tag: 'payments',
+    query: overviewQuerySchema.safeExtend({
+      table: z.enum(['days', 'models'], { error: 'table must be days or models' }).default('days'),
+    }),
     response: z.string(),
   },
   conversations: {

@@ -72,6 +72,8 @@ export const callRoutes = {
   payoutOnboarding: route('POST', '/payouts/account/stripe'),
   finance: route('GET', '/finance'),
   financeCsv: route('GET', '/finance.csv'),
+  overview: route('GET', '/overview'),
+  overviewCsv: route('GET', '/overview.csv'),
   liveEvents: route('GET', '/events'),
   conversations: route('GET', '/conversations'),
   startConversation: route('POST', '/conversations'),

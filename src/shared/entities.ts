@@ -445,6 +445,42 @@ export const financeSchema = z.object({
 });
 export type Finance = z.infer<typeof financeSchema>;
 
+/**
+ * The admin's Overview (issue 35, decision 056): what happened each day (UTC) of a range, and
+ * the models sold most in it.
+ */
+export const overviewDaySchema = z.object({
+  day: z.string(),
+  /** Phones listed that day. */
+  listings: z.number().int().nonnegative(),
+  /** Orders paid that day (whatever came after), and the sum of their prices. */
+  sales: z.number().int().nonnegative(),
+  volume: dollarsSchema,
+  /** Sales handed over that day (the money captured). */
+  completed: z.number().int().nonnegative(),
+  /** Accounts made that day, by type (admins are not buyers). */
+  newSellers: z.number().int().nonnegative(),
+  newBuyers: z.number().int().nonnegative(),
+  /** Problems buyers reported after a handover, and reports of listings and sellers. */
+  disputes: z.number().int().nonnegative(),
+  reports: z.number().int().nonnegative(),
+});
+export const overviewModelSchema = z.object({
+  /** The model as sellers wrote it most often (grouped as the price guide groups it). */
+  model: z.string(),
+  storage: z.string().nullable(),
+  sales: z.number().int().positive(),
+  median: dollarsSchema,
+});
+export const overviewSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  days: z.array(overviewDaySchema),
+  models: z.array(overviewModelSchema),
+});
+export type Overview = z.infer<typeof overviewSchema>;
+export type OverviewDay = z.infer<typeof overviewDaySchema>;
+
 /** A phone the signed-in buyer has a live order for (the catalog marks it "booked by you"). */
 export const bookingSchema = z.object({
   orderId: idSchema,

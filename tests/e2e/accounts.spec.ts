@@ -137,6 +137,7 @@ test('each role sees its own menu and index page', async ({ page }) => {
     {
       email: FIXTURE.admin.email,
       menu: [
+        'Overview',
         'Review queue',
         'All Sellers',
         'All Buyers',

@@ -226,6 +226,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               seller,
             ),
             lazyPage(
+              'overview',
+              async () => {
+                const m = await import('@client/features/admin/routes/overview');
+                return { Component: m.OverviewRoute, loader: m.overviewLoader(queryClient) };
+              },
+              admin,
+            ),
+            lazyPage(
               'review',
               async () => {
                 const m = await import('@client/features/admin/routes/review');

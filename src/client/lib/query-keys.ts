@@ -37,6 +37,8 @@ export const queryRoots = {
   payouts: ['payouts'],
   /** The admin's figures (Finance), asked again when shown and stale. */
   finance: ['finance'],
+  /** The admin's Overview (issue 35): figures by day, asked again when shown and stale. */
+  overview: ['overview'],
   /** The admin's lists of accounts and bans. */
   accounts: ['users'],
   /** Whether the signed-in person is an admin or a (verified) seller. */
@@ -76,6 +78,8 @@ export const ROOT_SHOWS: Record<QueryRoot, readonly LiveSubject[]> = {
   mailSettings: [],
   payouts: ['money', 'order'],
   finance: ['money'],
+  // Listings, sales, accounts and reports of past days: read again when shown and stale.
+  overview: [],
   accounts: ['account'],
   roles: ['account'],
   imeis: [],

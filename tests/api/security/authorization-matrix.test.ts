@@ -1032,6 +1032,19 @@ const rows: Record<string, Row> = {
     ok: 200,
     request: get('/api/finance.csv'),
   },
+  // Issue 35: the admin's Overview and its CSV, the admin's alone.
+  overview: {
+    routes: ['GET /api/overview'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/overview?from=2026-01-01&to=2026-01-07'),
+  },
+  'overview as CSV': {
+    routes: ['GET /api/overview.csv'],
+    rule: 'admin',
+    ok: 200,
+    request: get('/api/overview.csv?table=models'),
+  },
   health: { routes: ['GET /api/health'], rule: 'anyone', ok: 200, request: get('/api/health') },
   // The token is the metrics' own credential (tests/api/metrics.test.ts lets its bearer in): an
   // account's token is not it, so every caller is 401, not 403.

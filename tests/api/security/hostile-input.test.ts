@@ -385,6 +385,17 @@ beforeAll(async () => {
     originalPrice: anyOf(['$1,500', '1500', '1.500,00', 'free']),
     timeUsed: anyOf(['18', '18 months', '18 mo', '1.5 years', '2 yrs', 'forever', 1e9, 1.4]),
     batteryHealth: anyOf([85, 50, 49, 101, '95%', '', null, 'good']),
+    // The admin's Overview range (issue 35): real days, and days that are not or too far apart.
+    from: anyOf([
+      '2026-01-01',
+      '2026-02-30',
+      '2025-12-31',
+      '1999-01-01',
+      '2026-1-1',
+      '+2026-01-01',
+    ]),
+    to: anyOf(['2026-01-07', '2026-12-31', '2099-12-31', '2100-01-01', '2026-01-01T00:00:00Z']),
+    table: anyOf(['days', 'models', 'users']),
     // The price guide's model (issue 19): compared in lower case with spaces collapsed.
     modelName: anyOf(['iPhone 13', '  IPHONE\t 13 ', '%', "' or 1=1 --", '\\s+', 'é'.repeat(201)]),
   };

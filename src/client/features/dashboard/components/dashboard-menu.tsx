@@ -34,7 +34,8 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
     { to: '/dashboard/reports', label: 'My reports' },
   ],
   admin: [
-    // First: what to look at first (issue 34).
+    // First: how the marketplace is doing (issue 35); then what to look at first (issue 34).
+    { to: '/dashboard/overview', label: 'Overview' },
     { to: '/dashboard/review', label: 'Review queue' },
     { to: '/dashboard/allseller', label: TEXT.dashboard.allSellers },
     { to: '/dashboard/allbuyer', label: TEXT.dashboard.allBuyers },
