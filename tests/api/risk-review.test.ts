@@ -11,7 +11,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/server/db/client';
 import { products, users } from '../../src/server/db/schema';
-import { DEVICE_MAX_ACCOUNTS, DEVICE_MAX_PER_ACCOUNT } from '../../src/server/repositories/trust';
+import {
+  ADDRESS_MAX_ACCOUNTS,
+  DEVICE_MAX_ACCOUNTS,
+  DEVICE_MAX_PER_ACCOUNT,
+} from '../../src/server/repositories/trust';
 import { HOLD_AT, RULES } from '../../src/server/risk/rules';
 import { newDeviceId } from '../../src/server/trust/devices';
 import {
@@ -303,6 +307,44 @@ describe('each rule', () => {
     expect((await signalsOf(next.id)).map((s) => [s.rule, s.weight])).toEqual([
       [RULES.bannedLink.name, RULES.bannedLink.addressWeight],
     ]);
+  });
+
+  it('a banned link by address: fresh accounts opened there do not make the address look crowded', async () => {
+    const banned = await createAccount(t.app, 'seller');
+    const address = `addr-${uniqueWord()}`;
+    const seenAt = (id: string) =>
+      t.database.db.execute(
+        sql`insert into account_addresses (user_id, address_hash) values (${id}, ${address})`,
+      );
+    await seenAt(banned.id);
+    expect(
+      (
+        await call(admin, 'POST', '/api/review/actions', {
+          target: 'account',
+          id: banned.id,
+          action: 'ban',
+          note: '',
+        })
+      ).statusCode,
+    ).toBe(200);
+    const crowd = await Promise.all(
+      Array.from({ length: ADDRESS_MAX_ACCOUNTS + 1 }, () => createAccount(t.app, 'user')),
+    );
+    for (const c of crowd) await seenAt(c.id);
+    const next = await createAccount(t.app, 'seller');
+    await seenAt(next.id);
+    // A crowd of fresh accounts, made for the purpose: still tied.
+    await tokenFor(t.app, next.cookie, next.email);
+    expect((await signalsOf(next.id)).map((s) => [s.rule, s.weight])).toEqual([
+      [RULES.bannedLink.name, RULES.bannedLink.addressWeight],
+    ]);
+    // The same crowd a month old is a network's address: the tie goes.
+    await t.database.db.execute(
+      sql`update users set created_at = now() - interval '31 days'
+          where id = any(${`{${crowd.map((c) => c.id).join(',')}}`}::uuid[])`,
+    );
+    await tokenFor(t.app, next.cookie, next.email);
+    expect(await signalsOf(next.id)).toEqual([]);
   });
 });
 

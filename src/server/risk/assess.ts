@@ -121,9 +121,12 @@ export async function bannedLinkOf(
     sql`select distinct m.kind from banned_marks m
         where (m.kind = 'address' and m.hash in
                 (select a.address_hash from account_addresses a where a.user_id = ${user.id}
-                 -- An address many accounts use (a carrier's, a campus's) ties nobody.
-                 and (select count(*) from account_addresses b
-                      where b.address_hash = a.address_hash) <= ${ADDRESS_MAX_ACCOUNTS}))
+                 -- An address many accounts a month old use (a carrier's, a campus's) ties
+                 -- nobody; fresh accounts opened there do not make it look crowded.
+                 and (select count(*) from account_addresses b join users u on u.id = b.user_id
+                      where b.address_hash = a.address_hash
+                        and u.created_at < now() - make_interval(days => ${ADDRESS_CROWD_DAYS}))
+                     <= ${ADDRESS_MAX_ACCOUNTS}))
            or (m.kind = 'card' and m.hash in
                 (select card_fingerprint from payments
                  where email = ${user.email} and card_fingerprint is not null))
