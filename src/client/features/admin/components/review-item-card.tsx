@@ -236,7 +236,7 @@ function PhotoMatches({ item }: { item: ReviewItem }) {
         {item.photoMatches.map((m, i) => (
           <li key={`${m.photo}-${m.matchedPhoto}`} className="space-y-1">
             <div className="grid max-w-md grid-cols-2 gap-2">
-              <figure className="flex flex-col items-stretch gap-1">
+              <figure className="flex flex-col items-stretch justify-start gap-1">
                 <img
                   src={m.photo}
                   alt={T.photoAlt(item.title, i + 1)}
@@ -245,7 +245,7 @@ function PhotoMatches({ item }: { item: ReviewItem }) {
                 />
                 <figcaption className="text-sm font-semibold">{T.thisListing}</figcaption>
               </figure>
-              <figure className="flex flex-col items-stretch gap-1">
+              <figure className="flex flex-col items-stretch justify-start gap-1">
                 <img
                   src={m.matchedPhoto}
                   alt={T.matchedAlt(item.title, i + 1)}
