@@ -79,11 +79,13 @@ import savedSearchesRoutes from './routes/saved-searches';
 import sitemapRoutes from './routes/sitemaps';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
+import whatSellsRoutes from './routes/what-sells';
 import { SavedSearchAlerts } from './saved-searches/alerts';
 import { SavedSearchIndex } from './saved-searches/saved-search-index';
 import { SearchCounts } from './search/search-counts';
 import { siteUrlOf } from './site-url';
 import { Fingerprints } from './trust/fingerprints';
+import { ViewCounter } from './views/view-counter';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -100,6 +102,8 @@ declare module 'fastify' {
     savedSearchAlerts: SavedSearchAlerts;
     /** Work a request started that its answer did not wait for (a password reset's, decision 036). */
     afterAnswer: AfterAnswer;
+    /** Views of phones' pages, buffered and written in batches (issue 35, decision 055). */
+    views: ViewCounter;
     /** The pages kept live (server-sent events). */
     live: LiveHub;
     /** The search's counts kept beside the table; none when SEARCH_COUNTS is `database`. */
@@ -268,6 +272,12 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   const loosePhotos = new LoosePhotos(await imageStoreOf(opts.config));
   fastify.decorate('loosePhotos', loosePhotos);
   fastify.decorate('outbox', services.outbox);
+  const views = new ViewCounter({
+    db: opts.database.db,
+    flushMs: opts.config.VIEW_FLUSH_MS,
+    onError: (err) => fastify.log[levelOfFailure(err)]({ err }, 'views: a batch was not written'),
+  });
+  fastify.decorate('views', views);
   const live = new LiveHub(opts.database);
   fastify.decorate('live', live);
   const searchCounts =
@@ -386,6 +396,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     await savedSearchAlerts.idle();
     // Before the outbox and the limits close: a reset's work writes mail and counts a limit.
     await afterAnswer.idle();
+    await views.close();
     await services.outbox.idle();
     services.outbox.transport.close();
     await services.limits.close();
@@ -405,6 +416,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(reviewRoutes);
       await api.register(buyingRoutes);
       await api.register(reportsRoutes);
+      await api.register(whatSellsRoutes);
       await api.register(savedSearchesRoutes, {
         index: savedSearchIndex,
         kick: () => savedSearchAlerts.kick(),
