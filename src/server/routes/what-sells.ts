@@ -9,26 +9,30 @@ import { countsAsPerson } from '../views/view-counter';
 import { contractRoutes } from './contract-routes';
 
 export default contractRoutes((route, app) => {
-  route('recordView', { limit: { perMinute: 120 }, status: 204 }, async (request, reply) => {
-    const userAgent = request.headers['user-agent'];
-    if (countsAsPerson(userAgent)) {
-      const day = new Date().toISOString().slice(0, 10);
-      // A signed-in person sends their token: a signature to check, no database read.
-      const token = /^bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
-      const subject = token ? await app.accessTokens.verify(token) : undefined;
-      const accountId = subject && 'userId' in subject ? subject.userId : null;
-      app.views.record({
-        productId: request.params.id,
-        day,
-        viewer: app.fingerprints.viewer(
+  route(
+    'recordView',
+    { limit: { perMinute: app.config.VIEWS_PER_MINUTE }, status: 204 },
+    async (request, reply) => {
+      const userAgent = request.headers['user-agent'];
+      if (countsAsPerson(userAgent)) {
+        const day = new Date().toISOString().slice(0, 10);
+        // A signed-in person sends their token: a signature to check, no database read.
+        const token = /^bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
+        const subject = token ? await app.accessTokens.verify(token) : undefined;
+        const accountId = subject && 'userId' in subject ? subject.userId : null;
+        app.views.record({
+          productId: request.params.id,
           day,
-          accountId ? { account: accountId } : { ip: request.ip, userAgent: userAgent ?? '' },
-        ),
-        accountId,
-      });
-    }
-    return reply.code(204).send(null);
-  });
+          viewer: app.fingerprints.viewer(
+            day,
+            accountId ? { account: accountId } : { ip: request.ip, userAgent: userAgent ?? '' },
+          ),
+          accountId,
+        });
+      }
+      return reply.code(204).send(null);
+    },
+  );
 
   route('whatSells', { limit: { perMinute: 60 } }, async (request) =>
     whatSellsFor(app.db, callerOf(request)),
