@@ -264,6 +264,8 @@ async function expectSafe(app: TestApp, request: Request) {
   await app.app.afterAnswer.idle();
   // Saved searches' alerts run after a successful call's answer (decision 049): settled first.
   await app.app.savedSearchAlerts.idle();
+  // Views of phone pages are written in batches (decision 055): settled first too.
+  await app.app.views.flush();
   const before = await fingerprint(app.database.db);
   const res = await app.app.inject(request);
   const shown = `${request.method} ${request.url} → ${res.statusCode} ${res.body.slice(0, 300)}`;
