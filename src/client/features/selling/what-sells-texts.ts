@@ -17,12 +17,13 @@ export const WHAT_SELLS_TEXT = {
   daysListedOf: (n: number) => `listed ${plural(n, 'day', 'days')}`,
   salesOf: (n: number) => plural(n, 'sale', 'sales'),
   modelsHeading: 'Phones like yours',
-  modelColumns: (quickDays: number) => [
-    'Model',
-    'Storage',
-    'Median days to sell',
-    `Median price when sold within ${quickDays} days`,
-  ],
+  modelColumns: (quickDays: number) =>
+    [
+      'Model',
+      'Storage',
+      'Median days to sell',
+      `Median price when sold within ${quickDays} days`,
+    ] as const,
   notEnough: 'Not enough sales yet',
   days: (n: number) => plural(n, 'day', 'days'),
   price: (dollars: number) => formatDollars(dollars),

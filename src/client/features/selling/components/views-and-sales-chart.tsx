@@ -169,7 +169,7 @@ export function ViewsAndSalesChart({ weeks }: { weeks: readonly Week[] }) {
         <summary className="cursor-pointer">{WHAT_SELLS_TEXT.weeksTable}</summary>
         <div className="overflow-x-auto">
           <table className="table table-xs mt-1">
-            <thead>
+            <thead className="text-base-content/80">
               <tr>
                 <th scope="col">{WHAT_SELLS_TEXT.weekColumn}</th>
                 <th scope="col">{WHAT_SELLS_TEXT.viewsColumn}</th>

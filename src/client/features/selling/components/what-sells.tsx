@@ -1,3 +1,4 @@
+import { cell, DataTable } from '@client/components/ui/data-table';
 import { storageLabel } from '@client/lib/format';
 import type { WhatSells } from '@shared/entities';
 import { WHAT_SELLS_TEXT as T } from '../what-sells-texts';
@@ -32,6 +33,7 @@ export function ListingFigures({ figures }: { figures: Listing | undefined }) {
  * below the price guide's minimums); then the seller's views and sales by week.
  */
 export function WhatSellsSection({ data }: { data: WhatSells }) {
+  const columns = T.modelColumns(data.quickDays);
   return (
     <section aria-labelledby="what-sells-heading" className="mt-10 space-y-6">
       <div className="space-y-1">
@@ -45,31 +47,22 @@ export function WhatSellsSection({ data }: { data: WhatSells }) {
           <h3 id="what-sells-models" className="text-lg font-semibold">
             {T.modelsHeading}
           </h3>
-          <div className="overflow-x-auto">
-            <table className="table">
-              <thead>
-                <tr>
-                  {T.modelColumns(data.quickDays).map((column) => (
-                    <th key={column} scope="col">
-                      {column}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {data.models.map((m) => (
-                  <tr key={`${m.modelName}|${m.storage}`}>
-                    <th scope="row">{m.modelName}</th>
-                    <td>{storageLabel(m.storage)}</td>
-                    <td>
-                      {m.medianDaysToSell === null ? T.notEnough : T.days(m.medianDaysToSell)}
-                    </td>
-                    <td>{m.quickSalePrice === null ? T.notEnough : T.price(m.quickSalePrice)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={columns}>
+            {data.models.map((m) => (
+              <tr key={`${m.modelName}|${m.storage}`}>
+                <th scope="row" {...cell(columns[0], 'title')}>
+                  {m.modelName}
+                </th>
+                <td {...cell(columns[1])}>{storageLabel(m.storage)}</td>
+                <td {...cell(columns[2])}>
+                  {m.medianDaysToSell === null ? T.notEnough : T.days(m.medianDaysToSell)}
+                </td>
+                <td {...cell(columns[3])}>
+                  {m.quickSalePrice === null ? T.notEnough : T.price(m.quickSalePrice)}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         </section>
       )}
       <section aria-labelledby="what-sells-weeks" className="space-y-2">
