@@ -122,6 +122,16 @@ describe('views of a phone page', () => {
     expect(counter.buffered).toBe(0);
     expect(await viewsOf(phone.id)).toBe(5);
   });
+
+  it('lets several servers write the same views: one row each', async () => {
+    const phone = await createProduct(t.database.db, sellerRow);
+    const servers = [1, 2, 3].map(() => new ViewCounter({ db: t.database.db, flushMs: 60_000 }));
+    for (const server of servers)
+      for (const viewer of ['a', 'b', 'c'])
+        server.record({ productId: phone.id, day: '2026-11-27', viewer, accountId: null });
+    await Promise.all(servers.map((s) => s.close()));
+    expect(await viewsOf(phone.id)).toBe(3);
+  });
 });
 
 describe('what sells', () => {
