@@ -113,8 +113,6 @@ const envSchema = z
     PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** How often the views of phones' pages are written, in one batch (decision 055). */
     VIEW_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-    /** Views one client address may report a minute (decision 055); the bench lifts it. */
-    VIEWS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /**
      * URLs in one file of the sitemap (/sitemaps/products-N.xml): at most 50,000, the sitemap
      * protocol's limit; the tests set it low to see the files split.
