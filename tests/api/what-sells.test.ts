@@ -22,8 +22,9 @@ const rowOf = async (account: Account) =>
   (await t.database.db.select().from(users).where(eq(users.email, account.email)))[0] as UserRow;
 
 beforeAll(async () => {
-  // Written only when a test flushes: a timer must not write between a test's steps.
-  t = await buildTestApp({ VIEW_FLUSH_MS: '60000' });
+  // Written only when a test flushes: a timer must not write between a test's steps. Public
+  // answers kept, to see that a view keeps them (nothing else here reads them).
+  t = await buildTestApp({ VIEW_FLUSH_MS: '60000', PUBLIC_CACHE_MS: '60000' });
   [seller, buyer] = await Promise.all([
     createAccount(t.app, 'seller'),
     createAccount(t.app, 'user'),
@@ -131,6 +132,28 @@ describe('views of a phone page', () => {
         server.record({ productId: phone.id, day: '2026-11-27', viewer, accountId: null });
     await Promise.all(servers.map((s) => s.close()));
     expect(await viewsOf(phone.id)).toBe(3);
+  });
+
+  it('keeps the public answers: a view is no write the catalog shows', async () => {
+    let computed = 0;
+    const read = () =>
+      t.app.publicAnswers.get('what-sells-test', async () => {
+        computed += 1;
+        return { statusCode: 200, body: '[]' } as never;
+      });
+    await read();
+    const phone = await createProduct(t.database.db, sellerRow);
+    expect((await view(phone.id)).statusCode).toBe(204);
+    await read();
+    expect(computed).toBe(1);
+    // Any other write drops them.
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/vitals',
+      payload: { name: 'CLS', value: 0.01, rating: 'good', id: 'v1', path: '/' },
+    });
+    await read();
+    expect(computed).toBe(2);
   });
 });
 
