@@ -23,6 +23,7 @@ import { benchSavedSearches } from './saved-searches';
 import { benchScaleCurve } from './scale-curve';
 import { benchSearch } from './search';
 import { benchSignUpFlood } from './signup-flood';
+import { benchViews } from './views';
 
 // Ctrl-C: exit through 'exit' so the servers and PostgreSQL the bench started stop too.
 process.once('SIGINT', () => process.exit(130));
@@ -36,7 +37,7 @@ const appendix: NonNullable<Report['appendix']> = [];
 /**
  * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
  * main-thread, api-load, balancer, scale-curve, search, saved-searches, photo-match, replica,
- * images, signup-flood) and writes
+ * images, signup-flood, views) and writes
  * bench/results/partial.{md,json}, leaving the whole run's latest.{md,json} as they are.
  * `lighthouse` runs both of its modes, quiet and one core busy, side by side (bench/lighthouse.ts);
  * `main-thread` is the unthrottled script evaluation per page and its top scripts
@@ -147,6 +148,7 @@ try {
 if (wanted('replica')) figures.push(...(await step('read replica', benchReplica)));
 if (wanted('images')) figures.push(...(await step('image pipeline', benchImages)));
 if (wanted('signup-flood')) figures.push(...(await step('sign-up flood', benchSignUpFlood)));
+if (wanted('views')) figures.push(...(await step('views counted', benchViews)));
 
 notes.push(
   'Load: autocannon in a child process, 10 connections, 8 s per endpoint after a 2 s warm-up; the server logs at warn (no request logs).',

@@ -80,11 +80,13 @@ import savedSearchesRoutes from './routes/saved-searches';
 import sitemapRoutes from './routes/sitemaps';
 import systemRoutes from './routes/system';
 import usersRoutes from './routes/users';
+import whatSellsRoutes from './routes/what-sells';
 import { SavedSearchAlerts } from './saved-searches/alerts';
 import { SavedSearchIndex } from './saved-searches/saved-search-index';
 import { SearchCounts } from './search/search-counts';
 import { siteUrlOf } from './site-url';
 import { Fingerprints } from './trust/fingerprints';
+import { ViewCounter } from './views/view-counter';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,6 +103,8 @@ declare module 'fastify' {
     savedSearchAlerts: SavedSearchAlerts;
     /** Work a request started that its answer did not wait for (a password reset's, decision 036). */
     afterAnswer: AfterAnswer;
+    /** Views of phones' pages, buffered and written in batches (issue 35, decision 055). */
+    views: ViewCounter;
     /** The pages kept live (server-sent events). */
     live: LiveHub;
     /** The search's counts kept beside the table; none when SEARCH_COUNTS is `database`. */
@@ -269,6 +273,12 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   const loosePhotos = new LoosePhotos(await imageStoreOf(opts.config));
   fastify.decorate('loosePhotos', loosePhotos);
   fastify.decorate('outbox', services.outbox);
+  const views = new ViewCounter({
+    db: opts.database.db,
+    flushMs: opts.config.VIEW_FLUSH_MS,
+    onError: (err) => fastify.log[levelOfFailure(err)]({ err }, 'views: a batch was not written'),
+  });
+  fastify.decorate('views', views);
   const live = new LiveHub(opts.database);
   fastify.decorate('live', live);
   const searchCounts =
@@ -349,6 +359,8 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   // after the answer, not at the next round.
   fastify.addHook('onResponse', async (request, reply) => {
     if (request.method === 'GET' || request.method === 'HEAD') return;
+    // A view of a phone's page (decision 055) writes nothing either would send.
+    if (request.routeOptions.config?.quietWrite) return;
     services.outbox.kick();
     // A refused call changed nothing, so it queued no phone to match.
     if (reply.statusCode < 400) savedSearchAlerts.kick();
@@ -387,6 +399,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
     await savedSearchAlerts.idle();
     // Before the outbox and the limits close: a reset's work writes mail and counts a limit.
     await afterAnswer.idle();
+    await views.close();
     await services.outbox.idle();
     services.outbox.transport.close();
     await services.limits.close();
@@ -407,6 +420,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(overviewRoutes);
       await api.register(buyingRoutes);
       await api.register(reportsRoutes);
+      await api.register(whatSellsRoutes);
       await api.register(savedSearchesRoutes, {
         index: savedSearchIndex,
         kick: () => savedSearchAlerts.kick(),

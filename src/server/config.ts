@@ -111,6 +111,8 @@ const envSchema = z
      * process's own writes drop kept answers at once; this bounds how late another's show.
      */
     PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /** How often the views of phones' pages are written, in one batch (decision 055). */
+    VIEW_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     /**
      * URLs in one file of the sitemap (/sitemaps/products-N.xml): at most 50,000, the sitemap
      * protocol's limit; the tests set it low to see the files split.

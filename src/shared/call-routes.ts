@@ -42,6 +42,8 @@ export const callRoutes = {
   relistProduct: route('POST', '/products/:id/relist'),
   priceGuide: route('GET', '/price-guide'),
   priceHistory: route('GET', '/price-guide/history'),
+  recordView: route('POST', '/products/:id/views'),
+  whatSells: route('GET', '/what-sells'),
   listBlockedImeis: route('GET', '/imeis/blocked'),
   blockImei: route('POST', '/imeis/blocked'),
   unblockImei: route('DELETE', '/imeis/blocked/:id'),

@@ -43,6 +43,20 @@ export const PRICE_GUIDE_MIN_PARTIES = 3;
 export const PRICE_HISTORY_WEEKS = 52;
 export const PRICE_HISTORY_WEEK_MIN_PARTIES = 2;
 
+/**
+ * What sells (issue 35, decision 055): a seller's views and sales by week over the last
+ * WHAT_SELLS_WEEKS weeks (the current one included); per model they sell, the market's median
+ * days to sell and the median price of the phones like theirs that sold within QUICK_SALE_DAYS
+ * days of listing, each only with the price guide's PRICE_GUIDE_MIN_SALES sales by
+ * PRICE_GUIDE_MIN_PARTIES sellers to as many buyers in its PRICE_GUIDE_DAYS days. Figures per
+ * listing for a seller's newest WHAT_SELLS_MAX_LISTINGS (My Products' page), models of their
+ * newest WHAT_SELLS_MAX_MODELS.
+ */
+export const WHAT_SELLS_WEEKS = 12;
+export const QUICK_SALE_DAYS = 7;
+export const WHAT_SELLS_MAX_LISTINGS = 100;
+export const WHAT_SELLS_MAX_MODELS = 20;
+
 /** Photos of one phone, the cover first (issue 18). */
 export const PRODUCT_PHOTOS_MAX = 6;
 

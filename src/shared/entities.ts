@@ -533,3 +533,47 @@ export const identityUserSchema = z.object({
   displayName: z.string().nullable(),
 });
 export type IdentityUser = z.infer<typeof identityUserSchema>;
+
+const daySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** What sells (issue 35, decision 055): a seller's own figures, on My Products. */
+export const whatSellsSchema = z.object({
+  /** Per listing, the seller's newest first. */
+  listings: z.array(
+    z.object({
+      _id: idSchema,
+      /** People who opened its page: one a day each, never the seller, never robots. */
+      views: z.number().int().nonnegative(),
+      /** Wish lists it is on. */
+      wishLists: z.number().int().nonnegative(),
+      /** Conversations buyers started about it. */
+      questions: z.number().int().nonnegative(),
+      /** Bookings made of it, whatever became of them. */
+      bookings: z.number().int().nonnegative(),
+      /** Whole days from listing to now, or to the booking that sold it. */
+      daysListed: z.number().int().nonnegative(),
+    }),
+  ),
+  /** Per model and storage the seller lists: the market's figures of its last `days` days. */
+  models: z.array(
+    z.object({
+      modelName: z.string(),
+      storage: z.string(),
+      /** Median whole days from listing to the booking of the sale; null without enough sales. */
+      medianDaysToSell: z.number().nonnegative().nullable(),
+      /** The median price of those sold within `quickDays` days; null without enough of them. */
+      quickSalePrice: dollarsSchema.nullable(),
+    }),
+  ),
+  days: z.number().int().positive(),
+  quickDays: z.number().int().positive(),
+  /** The seller's views and completed sales by week (from Monday, UTC), oldest first. */
+  weeks: z.array(
+    z.object({
+      week: daySchema,
+      views: z.number().int().nonnegative(),
+      sales: z.number().int().nonnegative(),
+    }),
+  ),
+});
+export type WhatSells = z.infer<typeof whatSellsSchema>;

@@ -8,8 +8,15 @@ export async function signedIn(
   email: string,
   from: string,
   viewport?: { width: number; height: number },
+  /** A browser that says it is not headless, for a view to count (decision 055). */
+  userAgent?: string,
 ): Promise<Page> {
-  const page = await (await browser.newContext(viewport ? { viewport } : {})).newPage();
+  const page = await (
+    await browser.newContext({
+      ...(viewport ? { viewport } : {}),
+      ...(userAgent ? { userAgent } : {}),
+    })
+  ).newPage();
   await page.goto(`/signin?from=${encodeURIComponent(from)}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(API_PASSWORD);

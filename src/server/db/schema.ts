@@ -10,6 +10,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -1103,4 +1104,22 @@ export const photoHashes = pgTable(
     index('photo_hashes_band1_idx').on(t.band1),
     index('photo_hashes_band2_idx').on(t.band2),
   ],
+);
+
+/**
+ * Who looked at a phone's page, one row per person, phone and day (issue 35, decision 055): a
+ * keyed fingerprint of the account, or of a visitor's client address and browser on that day;
+ * never an address or an account id. Written in batches by the view counter (views/counter.ts),
+ * a row already there left alone, so several servers write it safely.
+ */
+export const productViews = pgTable(
+  'product_views',
+  {
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    viewer: text('viewer').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.day, t.viewer] })],
 );

@@ -45,6 +45,12 @@ type Extras<K extends CallName> = {
   /** The success status, when it is not 200. */
   status?: number;
   consumes?: string[];
+  /**
+   * A write nothing else reacts to (a view of a phone's page, decision 055): after it the public
+   * answers kept are not dropped and no mail or saved-search alert round is kicked, as they are
+   * after any other write.
+   */
+  quietWrite?: true;
 };
 
 export type DeclareRoute = <K extends CallName>(
@@ -132,16 +138,19 @@ function declarerFor(app: FastifyInstance): DeclareRoute {
       method: call.method,
       url: call.path,
       preHandler: guardsOf(app, call.access),
-      config: extras.limit
-        ? {
-            rateLimit: rateLimitOf(
-              name,
-              call.access,
-              extras.limit.perMinute,
-              extras.limit.by as ((request: FastifyRequest) => string) | undefined,
-            ),
-          }
-        : {},
+      config: {
+        ...(extras.limit
+          ? {
+              rateLimit: rateLimitOf(
+                name,
+                call.access,
+                extras.limit.perMinute,
+                extras.limit.by as ((request: FastifyRequest) => string) | undefined,
+              ),
+            }
+          : {}),
+        ...(extras.quietWrite ? { quietWrite: true } : {}),
+      },
       schema: {
         tags: [call.tag],
         ...(bearer(call.access) ? { security: [{ bearer: [] }] } : {}),

@@ -41,7 +41,7 @@ export class Fingerprints {
     this.#key = Buffer.from(hkdfSync('sha256', secret, 'phone-market trust', 'fingerprint', 32));
   }
 
-  #of(kind: 'address' | 'card' | 'device', value: string): string {
+  #of(kind: 'address' | 'card' | 'device' | 'account' | 'visitor', value: string): string {
     return createHmac('sha256', this.#key).update(`${kind}:${value}`).digest('base64url');
   }
 
@@ -54,6 +54,20 @@ export class Fingerprints {
     const version = isIP(address);
     if (version === 0 || NOT_A_CLIENT.check(address, version === 4 ? 'ipv4' : 'ipv6')) return null;
     return this.#of('address', clientKey(address));
+  }
+
+  /**
+   * Who viewed a phone's page on `day` (issue 35, decision 055): a signed-in account by its id,
+   * a visitor by client address (an IPv6 /64) and browser, each with the day, so the table does
+   * not follow anyone from one day to the next. Private addresses count too: it tells nobody apart.
+   */
+  viewer(day: string, who: { account: string } | { ip: string; userAgent: string }): string {
+    return 'account' in who
+      ? this.#of('account', `${day}:${who.account}`)
+      : this.#of(
+          'visitor',
+          `${day}:${clientKey(who.ip.replace(/^::ffff:/i, ''))}:${who.userAgent}`,
+        );
   }
 
   /** The fingerprint of a card number, however it was spaced. */

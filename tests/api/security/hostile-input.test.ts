@@ -264,6 +264,8 @@ async function expectSafe(app: TestApp, request: Request) {
   await app.app.afterAnswer.idle();
   // Saved searches' alerts run after a successful call's answer (decision 049): settled first.
   await app.app.savedSearchAlerts.idle();
+  // Views of phone pages are written in batches (decision 055): settled first too.
+  await app.app.views.flush();
   const before = await fingerprint(app.database.db);
   const res = await app.app.inject(request);
   const shown = `${request.method} ${request.url} → ${res.statusCode} ${res.body.slice(0, 300)}`;
@@ -534,6 +536,40 @@ describe('hostile input to every call', () => {
       ),
       { numRuns: RUNS },
     );
+  });
+
+  // A view of a phone page (issue 35): its real input is the headers, the browser that says who
+  // it is and the token that may name the person; whatever they say, 204 or 400, a bounded
+  // buffer, and never a 5xx when the buffer is written.
+  it('a view of a phone page, with hostile headers', async () => {
+    const header = fc
+      .oneof(
+        hostileString,
+        hostileString.map((s) => `Bearer ${s}`),
+        fc.constantFrom('Bearer', 'bearer   x  ', 'Mozilla/5.0 bot', 'Mozilla/5.0'),
+        fc.constant(`Bearer ${who.buyer.token}`),
+      )
+      .map((value) => value.replace(/[^\x20-\x7e]/g, ''));
+    await fc.assert(
+      fc.asyncProperty(
+        pathParam('id'),
+        fc.option(header),
+        fc.option(header),
+        async (id, userAgent, authorization) => {
+          await expectSafe(t, {
+            method: 'POST',
+            url: `/api/products/${String(id)}/views`,
+            headers: {
+              ...(userAgent === null ? {} : { 'user-agent': userAgent }),
+              ...(authorization === null ? {} : { authorization }),
+            },
+          });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    await t.app.views.flush();
+    expect(t.app.views.buffered).toBe(0);
   });
 
   // Outside the contract (Prometheus's text, not JSON): its input is the Authorization header.

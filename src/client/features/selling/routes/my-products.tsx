@@ -14,6 +14,8 @@ import { type QueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useRelistProduct, useStopAdvertising, useWithdrawProduct } from '../api/manage-product';
 import { myProductsQueryOptions, useAdvertiseProduct, useDeleteProduct } from '../api/my-products';
+import { useWhatSells } from '../api/what-sells';
+import { ListingFigures, WhatSellsSection } from '../components/what-sells';
 import { SELLING_TEXT } from '../texts';
 
 const COLUMN = {
@@ -80,6 +82,9 @@ export function MyProductsRoute() {
     SELLING_TEXT.confirmWithdraw,
   );
   const relist = useRelistProduct(told(SELLING_TEXT.relisted));
+  // What sells (issue 35): the figures come after the table, which does not wait for them.
+  const { data: whatSells } = useWhatSells();
+  const figuresOf = new Map(whatSells?.listings.map((l) => [l._id, l]));
 
   return (
     <DashboardPage title={TEXT.dashboard.myProducts}>
@@ -97,6 +102,7 @@ export function MyProductsRoute() {
                     {p.modelName}
                   </Link>
                 )}
+                <ListingFigures figures={figuresOf.get(p._id)} />
               </td>
               <td {...cell(COLUMN.price)}>{formatDollars(p.resellPrice)}</td>
               <td {...cell(COLUMN.status)}>
@@ -183,6 +189,7 @@ export function MyProductsRoute() {
           </Link>
         </div>
       )}
+      {products.length > 0 && whatSells && <WhatSellsSection data={whatSells} />}
       <ConfirmDialog {...deletion.dialog} />
       <ConfirmDialog {...advertising.dialog} />
       <ConfirmDialog {...stopping.dialog} />

@@ -1,0 +1,116 @@
+/**
+ * Views of phones' pages, counted without slowing them (issue 35, decision 055): a view is kept
+ * in memory and written with the others every few seconds in one statement, at most one row per
+ * person, phone and day; a row already there (another server's, an earlier flush's) is left
+ * alone. The buffer is bounded: when full it is written early, and views arriving while it is
+ * still full are dropped (a flood costs a few views, never memory). The seller's own views and
+ * those of phones no buyer can see (sold, withdrawn, held, deleted) are left out as they are
+ * written: recording a view reads nothing.
+ */
+import { sql } from 'drizzle-orm';
+import { type Db, rowsOf, uuidArray } from '../db/client';
+
+/** User agents that say they are robots, HeadlessChrome included (decision 055). */
+export const BOT_AGENT =
+  /bot|crawl|spider|slurp|scrap|fetch|preview|monitor|lighthouse|headless|phantom|curl|wget|python|java\/|go-http|axios|node-fetch|undici|autocannon/i;
+
+/** Whether a user agent is a person's browser as far as it says: not empty, not a robot. */
+export const countsAsPerson = (userAgent: string | undefined): boolean =>
+  userAgent !== undefined && userAgent.trim() !== '' && !BOT_AGENT.test(userAgent);
+
+/** One view as buffered: the phone, the day (UTC), the viewer's fingerprint, their account. */
+export type View = { productId: string; day: string; viewer: string; accountId: string | null };
+
+export type ViewCounterOptions = {
+  db: Db;
+  /** The most views kept between writes. */
+  maxBuffered?: number;
+  /** How often the buffer is written. */
+  flushMs?: number;
+  onError?: (err: unknown) => void;
+};
+
+export class ViewCounter {
+  readonly #db: Db;
+  readonly #max: number;
+  readonly #flushMs: number;
+  readonly #onError: (err: unknown) => void;
+  /** Keyed by phone, day and viewer: a person's second view before a write costs nothing. */
+  #buffer = new Map<string, View>();
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+  /** Views dropped because the buffer was full, since the server started. */
+  dropped = 0;
+
+  constructor({
+    db,
+    maxBuffered = 10_000,
+    flushMs = 5_000,
+    onError = () => {},
+  }: ViewCounterOptions) {
+    this.#db = db;
+    this.#max = maxBuffered;
+    this.#flushMs = flushMs;
+    this.#onError = onError;
+  }
+
+  /** How many views wait to be written. */
+  get buffered(): number {
+    return this.#buffer.size;
+  }
+
+  /** Keeps a view to be written with the next batch; false when it was dropped (buffer full). */
+  record(view: View): boolean {
+    const key = `${view.productId}|${view.day}|${view.viewer}`;
+    if (this.#buffer.has(key)) return true;
+    if (this.#buffer.size >= this.#max) {
+      this.dropped += 1;
+      void this.flush();
+      return false;
+    }
+    this.#buffer.set(key, view);
+    if (this.#buffer.size >= this.#max) void this.flush();
+    else this.#timer ??= setTimeout(() => void this.flush(), this.#flushMs).unref();
+    return true;
+  }
+
+  /** Writes the buffered views now (the timer, a full buffer, shutdown, tests). */
+  flush(): Promise<void> {
+    this.#flushing = this.#flushing.then(() => this.#write());
+    return this.#flushing;
+  }
+
+  async #write(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#buffer.size === 0) return;
+    const views = [...this.#buffer.values()];
+    this.#buffer = new Map();
+    try {
+      // Dates, fingerprints (base64url) and ids: nothing to escape inside the quotes.
+      const list = (values: string[]) => `{${values.map((v) => `"${v}"`).join(',')}}`;
+      await rowsOf(
+        this.#db,
+        sql`insert into product_views (product_id, day, viewer)
+          select v.product_id, v.day, v.viewer
+          from unnest(
+            ${uuidArray(views.map((v) => v.productId))}::uuid[],
+            ${list(views.map((v) => v.day))}::date[],
+            ${list(views.map((v) => v.viewer))}::text[],
+            ${list(views.map((v) => v.accountId ?? ''))}::text[]
+          ) as v(product_id, day, viewer, account_id)
+          join products p on p.id = v.product_id and p.status = 'available'
+          join users s on s.email = p.seller_email
+          where s.id::text <> v.account_id
+          on conflict do nothing`,
+      );
+    } catch (err) {
+      this.#onError(err);
+    }
+  }
+
+  /** Writes what is left and stops (the server's close). */
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}
