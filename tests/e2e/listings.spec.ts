@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { API_PASSWORD, createAccountViaApi, uniqueImei } from './api';
 import { expect, test } from './console';
+import { myProductsRow } from './my-products';
 import { ofThePhone } from './phone-page';
 
 async function signInAsNewSeller(page: Page, baseURL: string) {
@@ -26,7 +27,7 @@ const photo = () =>
     .toBuffer();
 
 /** The phone's row in My Products (a card on a phone's screen, still a row to assistive tech). */
-const rowOf = (page: Page, model: string) => page.getByRole('row').filter({ hasText: model });
+const rowOf = (page: Page, model: string) => myProductsRow(page, model);
 
 for (const [size, viewport] of [
   ['desktop', { width: 1280, height: 800 }],

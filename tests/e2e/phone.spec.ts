@@ -6,6 +6,7 @@ import type { Locator, Page } from '@playwright/test';
 import { API_PASSWORD, createAccountViaApi, createSellerWithPhone } from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
+import { myProductsRow } from './my-products';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -24,7 +25,8 @@ async function reachable(page: Page, control: Locator) {
   expect(box, 'the control is shown').not.toBeNull();
   expect(box?.x).toBeGreaterThanOrEqual(0);
   expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(screen);
-  const table = page.getByRole('table');
+  // The table the control is in (My Products has a second one, What sells).
+  const table = control.locator('xpath=ancestor::table[1]');
   const widths = await table.evaluate((el) => ({
     table: el.scrollWidth,
     frame: (el.parentElement as HTMLElement).clientWidth,
@@ -98,7 +100,7 @@ test('a seller advertises from My Products on a phone', async ({ page, baseURL }
   const model = `Oppo Phone Advertise ${Date.now().toString(36)}`;
   const seller = await createSellerWithPhone(baseURL as string, '04', model);
   await signIn(page, seller.email, API_PASSWORD, '/dashboard/myproducts');
-  const row = page.getByRole('row').filter({ hasText: model });
+  const row = myProductsRow(page, model);
   await expect(row).toContainText('Available');
   const advertise = row.getByRole('button', { name: `Avertise ${model}` });
   await reachable(page, advertise);

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { uniqueImei } from './api';
 import { expect, test } from './console';
 import { FIXTURE } from './fixture';
+import { myProductsRow } from './my-products';
 
 async function signInAsSeller(page: Page) {
   await page.goto('/signin?from=%2Fdashboard%2Faddaproduct');
@@ -51,7 +52,7 @@ test('a seller adds a phone with a photo, advertises it, and deletes it from eve
 
   await expect(page.getByText('Product uploaded sucessfully')).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard\/myproducts$/);
-  const row = page.getByRole('row').filter({ hasText: model });
+  const row = myProductsRow(page, model);
   await expect(row).toContainText('$189.99');
   await expect(row).toContainText('Available');
 
@@ -84,11 +85,11 @@ test('a seller adds a phone with a photo, advertises it, and deletes it from eve
     .getByRole('dialog', { name: 'Are you sure, you want to delete?' })
     .getByRole('button', { name: 'Cancel' })
     .click();
-  await expect(page.getByRole('row').filter({ hasText: model })).toHaveCount(1);
+  await expect(myProductsRow(page, model)).toHaveCount(1);
   await page.getByRole('button', { name: `Delete ${model}` }).click();
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('Deleted Product Successfully.')).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: model })).toHaveCount(0);
+  await expect(myProductsRow(page, model)).toHaveCount(0);
   await page.goto('/category/03');
   await expect(page.getByRole('article', { name: model })).toHaveCount(0);
   await page.goto('/');

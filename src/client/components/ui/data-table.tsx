@@ -10,13 +10,16 @@ import type { ReactNode } from 'react';
 export function DataTable({
   columns,
   children,
+  label,
 }: {
   columns: readonly string[];
   children: ReactNode;
+  /** The table's name, where a page holds more than one (My Products and its What sells). */
+  label?: string;
 }) {
   return (
     <div className="md:overflow-x-auto md:rounded-box md:ring-1 md:ring-base-300">
-      <table className="stacked-table table">
+      <table className="stacked-table table" aria-label={label}>
         <thead className="text-base-content/80">
           <tr>
             {columns.map((c) => (

@@ -89,7 +89,7 @@ export function MyProductsRoute() {
   return (
     <DashboardPage title={TEXT.dashboard.myProducts}>
       {products.length > 0 ? (
-        <DataTable columns={PRODUCT_COLUMNS}>
+        <DataTable columns={PRODUCT_COLUMNS} label={TEXT.dashboard.myProducts}>
           {products.map((p, i) => (
             <tr key={p._id}>
               <th scope="row">{i + 1}</th>
