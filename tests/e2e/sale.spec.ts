@@ -106,6 +106,8 @@ test("the seller enters the buyer's code in My Sales, a wrong one first; then bo
 
   await signIn(page, seller.email, '/dashboard');
   await page.getByRole('link', { name: 'My Sales' }).first().click();
+  // My Products (the index, with What sells naming the model too) first goes.
+  await expect(page.getByRole('heading', { level: 1, name: 'My Sales' })).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: model });
   await expect(row).toContainText(buyer.name);
   await expect(row).toContainText('Station');

@@ -38,6 +38,8 @@ const photo = () =>
 test('a seller adds a phone with a photo, advertises it, and deletes it from everywhere', async ({
   page,
 }) => {
+  // Eleven pages on a loaded two-core machine: 50 s to 66 s measured.
+  test.setTimeout(120_000);
   const model = `Infinix Zero E2E ${Date.now().toString(36)}`;
   await signInAsSeller(page);
   await expect(page.getByLabel('Seller name')).toHaveValue(FIXTURE.verifiedSeller.name);
