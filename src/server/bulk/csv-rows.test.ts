@@ -60,6 +60,16 @@ describe('a bulk CSV row by row', () => {
     });
   });
 
+  it('reads a Battery health left blank, or its column left out, as none, as the form sends it', () => {
+    expect(rowsOf(csv({ 'Battery health (%)': '' }))[0]).toMatchObject({
+      problems: [],
+      body: { batteryHealth: null },
+    });
+    const columns = BULK_COLUMNS.filter((c) => c !== 'Battery health (%)');
+    const bytes = Buffer.from([columns, columns.map((c) => PHONE[c])].map(line).join(''));
+    expect(rowsOf(bytes)[0]).toMatchObject({ problems: [], body: { batteryHealth: null } });
+  });
+
   it('reads choices as the form shows them, in any case and spacing', () => {
     const [row] = rowsOf(
       csv({ Category: 'apple', RAM: '8gb', Storage: '1 TB', Condition: 'brand  new' }),

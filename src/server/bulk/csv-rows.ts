@@ -131,14 +131,14 @@ function columnOf(path: readonly PropertyKey[], message: string): BulkColumn | '
 }
 
 /** A schema issue in the form's words: named by its label, as the form's server answer names it. */
-function problemOf(issue: { path: readonly PropertyKey[]; message: string }): BulkProblem {
+export function problemOf(issue: { path: readonly PropertyKey[]; message: string }): BulkProblem {
   const column = columnOf(issue.path, issue.message);
   if (column === 'Row' || fieldOfMessage(issue.message)) return { column, message: issue.message };
   return { column, message: `${column}: ${issue.message.replace(/^[\w.]+: /, '')}` };
 }
 
 /** Problems in the order of the row's columns, as the page shows them; the row's own last. */
-const inColumnOrder = (problems: BulkProblem[]) => {
+export const inColumnOrder = (problems: readonly BulkProblem[]) => {
   const order = (p: BulkProblem) =>
     p.column === 'Row' ? BULK_COLUMNS.length : BULK_COLUMNS.indexOf(p.column);
   return problems.toSorted((a, b) => order(a) - order(b));
@@ -224,7 +224,8 @@ function rowOf(record: CsvRecord): BulkCsvRow & { imei: string | null } {
       color: values['specificatons.color'],
       battery: values['specificatons.battery'],
     },
-    batteryHealth: values.batteryHealth,
+    // As the form sends it: none is null, whether its cell is blank or its column left out.
+    batteryHealth: values.batteryHealth ?? null,
     imei: values.imei,
     resellPrice: values.resellPrice,
     originalPrice: values.originalPrice,
