@@ -59,5 +59,12 @@ export type BulkRowReport = {
  * seller to list its valid rows), `listing` (being listed in the background), `done`, `refused`
  * (the file as a whole was refused: `message` says why), `expired` (the preview waited too long).
  */
-export const BULK_STATUSES = ['photos', 'preview', 'listing', 'done', 'refused', 'expired'] as const;
+export const BULK_STATUSES = [
+  'photos',
+  'preview',
+  'listing',
+  'done',
+  'refused',
+  'expired',
+] as const;
 export type BulkStatus = (typeof BULK_STATUSES)[number];
