@@ -70,9 +70,9 @@ function encodingProblem(bytes: Buffer): string | null {
 }
 
 /** `;` when the header line holds more of it than of `,` (no label holds either), else `,`. */
-function delimiterOf(text: string): ',' | ';' {
-  const end = text.indexOf('\n');
-  const header = end === -1 ? text : text.slice(0, end);
+function delimiterOf(body: Buffer): ',' | ';' {
+  const end = body.indexOf(0x0a);
+  const header = body.subarray(0, end === -1 ? body.length : end).toString('utf8');
   const count = (c: string) => header.split(c).length - 1;
   return count(';') > count(',') ? ';' : ',';
 }
@@ -139,7 +139,7 @@ export function readCsvRecords(bytes: Buffer): CsvRecords {
   let raw: string[][];
   try {
     raw = parse(body, {
-      delimiter: delimiterOf(body.toString('utf8')),
+      delimiter: delimiterOf(body),
       // Column counts are judged here: a short row is empty cells, a long one a problem of its row.
       relax_column_count: true,
       // A quote inside a cell (`6.1" screen`) is the text it is; only a quote opening a cell quotes.

@@ -29,7 +29,7 @@ const LABEL = LISTING_LABELS.photos;
 const megabytes = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MB`;
 const CONTROL = /\p{Cc}/u;
 
-/** Why a name is refused (a path that could leave the ZIP, or one no folder holds), or null. */
+/** Why a name is refused (a path that could leave the ZIP, or a character no name holds), or null. */
 function unsafeName(name: string): string | null {
   if (name.includes('\\')) return 'with a backslash, which a path that leaves the ZIP can hide in';
   if (name.startsWith('/')) return 'with a path from the root of a disk';
