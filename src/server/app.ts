@@ -30,6 +30,7 @@ import { createIdentityProvider, type IdentityProvider } from './auth/identity-p
 import { loadSecret } from './auth/secrets';
 import { checkSecretsAgree } from './auth/secrets-fingerprint';
 import { WindowThrottle } from './auth/window-throttle';
+import { BulkUploads } from './bulk/uploads';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { levelOfFailure } from './db/unavailable';
@@ -61,6 +62,7 @@ import openapiPlugin from './plugins/openapi';
 import publicAnswersPlugin from './plugins/public-answers';
 import readRoutingPlugin from './plugins/read-routing';
 import securityPlugin from './plugins/security';
+import bulkUploadsRoutes from './routes/bulk-uploads';
 import buyingRoutes from './routes/buying';
 import catalogRoutes from './routes/catalog';
 import conversationsRoutes from './routes/conversations';
@@ -103,6 +105,8 @@ declare module 'fastify' {
     savedSearchAlerts: SavedSearchAlerts;
     /** Work a request started that its answer did not wait for (a password reset's, decision 036). */
     afterAnswer: AfterAnswer;
+    /** Sellers' bulk uploads: read, previewed and listed in the background (decision 057). */
+    bulkUploads: BulkUploads;
     /** Views of phones' pages, buffered and written in batches (issue 35, decision 055). */
     views: ViewCounter;
     /** The pages kept live (server-sent events). */
@@ -272,6 +276,13 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   fastify.decorate('fingerprints', services.fingerprints);
   const loosePhotos = new LoosePhotos(await imageStoreOf(opts.config));
   fastify.decorate('loosePhotos', loosePhotos);
+  const bulkUploads = new BulkUploads({
+    db: opts.database.db,
+    vault: services.imeiVault,
+    loosePhotos,
+    log: fastify.log,
+  });
+  fastify.decorate('bulkUploads', bulkUploads);
   fastify.decorate('outbox', services.outbox);
   const views = new ViewCounter({
     db: opts.database.db,
@@ -350,6 +361,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
         () => services.outbox.purge(),
         () => savedSearchAlerts.round(),
         () => SavedSearchIndex.purge(opts.database.db),
+        () => bulkUploads.round(),
       ],
       opts.config.TIMED_WORK_MS,
       (err) => fastify.log[levelOfFailure(err)]({ err }, 'timed work failed; retried next round'),
@@ -397,6 +409,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   fastify.addHook('onClose', async () => {
     await timedWork?.stop();
     await savedSearchAlerts.idle();
+    await bulkUploads.close();
     // Before the outbox and the limits close: a reset's work writes mail and counts a limit.
     await afterAnswer.idle();
     await views.close();
@@ -421,6 +434,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
       await api.register(buyingRoutes);
       await api.register(reportsRoutes);
       await api.register(whatSellsRoutes);
+      await api.register(bulkUploadsRoutes, { bulk: bulkUploads });
       await api.register(savedSearchesRoutes, {
         index: savedSearchIndex,
         kick: () => savedSearchAlerts.kick(),

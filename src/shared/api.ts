@@ -26,6 +26,8 @@ import {
   bannedAddressSchema,
   blockedImeiSchema,
   bookingSchema,
+  bulkRowSchema,
+  bulkUploadSchema,
   categoryCodeSchema,
   categorySchema,
   conversationSchema,
@@ -685,6 +687,50 @@ export const calls = define({
     access: 'seller',
     tag: 'products',
     response: whatSellsSchema,
+  },
+  /**
+   * Bulk listing (issue 35, decision 057): the CSV template, with the form's labels as its
+   * columns and one example phone (`text/csv`, an attachment).
+   */
+  bulkTemplate: {
+    ...callRoutes.bulkTemplate,
+    access: 'seller',
+    tag: 'products',
+    response: z.string(),
+  },
+  /** The seller's latest bulk uploads, newest first. */
+  bulkUploads: {
+    ...callRoutes.bulkUploads,
+    access: 'seller',
+    tag: 'products',
+    response: z.array(bulkUploadSchema),
+  },
+  /**
+   * A bulk upload: multipart with the file fields `csv` (the template filled in, at most 2 MB and
+   * 500 phones) and `zip` (the photos it names, at most 200 MB). A refused CSV is a 400 with one
+   * sentence; otherwise 202 and the photos are read in the background (`bulkUpload` says how far).
+   */
+  startBulkUpload: {
+    ...callRoutes.startBulkUpload,
+    access: 'seller',
+    tag: 'products',
+    response: bulkUploadSchema,
+  },
+  /** A bulk upload of the seller's and its rows, each with its problems or its outcome. */
+  bulkUpload: {
+    ...callRoutes.bulkUpload,
+    access: 'seller',
+    tag: 'products',
+    params: idQuery,
+    response: bulkUploadSchema.extend({ rows: z.array(bulkRowSchema) }),
+  },
+  /** Lists the rows of a preview that have no problem, in the background (202). */
+  listBulkUpload: {
+    ...callRoutes.listBulkUpload,
+    access: 'seller',
+    tag: 'products',
+    params: idQuery,
+    response: bulkUploadSchema,
   },
   unverifySeller: {
     ...callRoutes.unverifySeller,

@@ -4,6 +4,7 @@
  */
 
 import { z } from 'zod';
+import { BULK_STATUSES } from './bulk';
 import {
   CATEGORY_CODES,
   CONDITION_OPTIONS,
@@ -577,3 +578,33 @@ export const whatSellsSchema = z.object({
   ),
 });
 export type WhatSells = z.infer<typeof whatSellsSchema>;
+
+/** A seller's bulk upload (issue 35, decision 057): its state and figures, for the progress bar. */
+export const bulkUploadSchema = z.object({
+  id: idSchema,
+  status: z.enum(BULK_STATUSES),
+  /** Why the file was refused as a whole, or why the preview expired. */
+  message: z.string().nullable(),
+  createdAt: instantSchema,
+  rowsTotal: z.number().int().nonnegative(),
+  /** Rows with no problem, which listing lists (none while the photos are read). */
+  rowsReady: z.number().int().nonnegative(),
+  /** Rows tried while listing. */
+  rowsDone: z.number().int().nonnegative(),
+  rowsListed: z.number().int().nonnegative(),
+  photosTotal: z.number().int().nonnegative(),
+  photosDone: z.number().int().nonnegative(),
+});
+
+/** A row of a bulk upload as the preview shows it: its problems by column, then its outcome. */
+export const bulkRowSchema = z.object({
+  row: z.number().int().positive(),
+  model: z.string(),
+  problems: z.array(z.object({ column: z.string(), message: z.string() })),
+  outcome: z
+    .union([
+      z.object({ listed: z.literal(true), productId: idSchema }),
+      z.object({ listed: z.literal(false), message: z.string() }),
+    ])
+    .optional(),
+});

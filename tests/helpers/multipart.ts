@@ -18,6 +18,27 @@ export function multipartFile(
   };
 }
 
+/** A bulk upload's multipart body (issue 35): the files `csv` and `zip`, either left out when null. */
+export function bulkFilesBody(csv: Buffer | null, zip: Buffer | null) {
+  const boundary = `----phone-market-${Math.random().toString(16).slice(2)}`;
+  const part = (field: string, filename: string, type: string, bytes: Buffer) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+      ),
+      bytes,
+      Buffer.from('\r\n'),
+    ]);
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat([
+      ...(csv ? [part('csv', 'phones.csv', 'text/csv', csv)] : []),
+      ...(zip ? [part('zip', 'photos.zip', 'application/zip', zip)] : []),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]),
+  };
+}
+
 /** Posts `bytes` to the image host as the browser does (field `image`), with `headers` (a bearer). */
 export function uploadPhoto(
   app: FastifyInstance,

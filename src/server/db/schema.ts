@@ -22,6 +22,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+import { BULK_STATUSES, type BulkProblem } from '../../shared/bulk';
 import { NOTIFICATION_KINDS } from '../../shared/notifications';
 import { MONEY_STATES, ORDER_STAGES, PAYOUT_STATUSES } from '../../shared/order-process';
 import {
@@ -1122,4 +1123,59 @@ export const productViews = pgTable(
     viewer: text('viewer').notNull(),
   },
   (t) => [primaryKey({ columns: [t.productId, t.day, t.viewer] })],
+);
+
+/**
+ * A seller's bulk upload (issue 35, decision 057): a CSV of phones and a ZIP of their photos,
+ * read in the background (`photos`), waiting for the seller (`preview`), listed row by row in the
+ * background (`listing`), then `done`; or `refused` as a whole (`message` says why), or
+ * `expired` (its preview waited too long). `lease_until` is the lease of the server working on it.
+ */
+export const bulkUploads = pgTable(
+  'bulk_uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: BULK_STATUSES }).notNull(),
+    message: text('message'),
+    rowsTotal: integer('rows_total').notNull(),
+    /** Progress: photos read while `photos`, rows tried while `listing`. */
+    rowsDone: integer('rows_done').notNull().default(0),
+    /** How many photos the ZIP is read for (the progress bar's whole while `photos`). */
+    photosTotal: integer('photos_total').notNull().default(0),
+    photosDone: integer('photos_done').notNull().default(0),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('bulk_uploads_seller_created').on(t.sellerId, t.createdAt.desc()),
+    index('bulk_uploads_due').on(t.leaseUntil).where(sql`${t.status} in ('photos', 'listing')`),
+  ],
+);
+
+/**
+ * A row of a bulk upload: its report (the problems the page shows beside it), and while it waits
+ * to be listed, the body Add A Product would send (`input`, its IMEI apart and sealed with the
+ * IMEI vault, decision 024); once tried, its outcome, written in the transaction that listed it.
+ */
+export const bulkUploadRows = pgTable(
+  'bulk_upload_rows',
+  {
+    uploadId: uuid('upload_id')
+      .notNull()
+      .references(() => bulkUploads.id, { onDelete: 'cascade' }),
+    row: integer('row').notNull(),
+    model: text('model').notNull(),
+    problems: jsonb('problems').$type<BulkProblem[]>().notNull(),
+    input: jsonb('input').$type<Record<string, unknown>>(),
+    sealedImei: text('sealed_imei'),
+    /** Null until tried; then listed (with its phone) or not (with the reason, in the form's words). */
+    listed: boolean('listed'),
+    outcomeMessage: text('outcome_message'),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.row] })],
 );

@@ -329,6 +329,17 @@ export const IMEI_MISSING =
   'IMEI: this listing has none; list the phone anew with its IMEI (dial *#06# to see it)';
 
 /**
+ * Why a phone of this IMEI hash could not be listed now (blocked, or on a live listing), in the
+ * form's words, or null. A preview (bulk listing, decision 057) tells it before the seller lists;
+ * `listPhone` decides again, under the IMEI's lock.
+ */
+export async function imeiRefusal(db: Db | Tx, hash: string): Promise<string | null> {
+  if (await imeiBlocked(db, hash)) return IMEI_BLOCKED;
+  if (await liveListingOf(db, hash)) return IMEI_LISTED;
+  return null;
+}
+
+/**
  * Lists a seller's phone. Its IMEI, when given, must be on no live listing (any seller's) and
  * not blocked; it is kept hashed and sealed (decision 024).
  */
