@@ -183,6 +183,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               seller,
             ),
             lazyPage(
+              'addmany',
+              async () => {
+                const m = await import('@client/features/selling/routes/add-many');
+                return { Component: m.AddManyRoute, loader: m.addManyLoader(queryClient) };
+              },
+              seller,
+            ),
+            lazyPage(
               'myproducts',
               async () => {
                 const m = await import('@client/features/selling/routes/my-products');

@@ -1,4 +1,5 @@
 import { call } from '@client/lib/api-client';
+import { saveAsFile } from '@client/lib/post-form';
 import { queryRoots } from '@client/lib/query-keys';
 import { queryOptions } from '@tanstack/react-query';
 
@@ -28,14 +29,5 @@ export async function downloadFinanceCsv(
   period: { from: string; to: string },
 ): Promise<void> {
   const csv = await call('financeCsv', { query: { days } });
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  // The name the server gives it (its content-disposition), which a fetched file does not keep.
-  link.download = `finance-${period.from}-to-${period.to}.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // After the click has started the download; revoking at once can cancel it in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+  saveAsFile(csv, `finance-${period.from}-to-${period.to}.csv`);
 }

@@ -1,4 +1,5 @@
 import { call } from '@client/lib/api-client';
+import { saveAsFile } from '@client/lib/post-form';
 import { queryRoots } from '@client/lib/query-keys';
 import {
   isRangeProblem,
@@ -37,14 +38,5 @@ export async function downloadOverviewCsv(
   table: 'days' | 'models',
 ): Promise<void> {
   const csv = await call('overviewCsv', { query: { from, to, table } });
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  // The server's file name (its content-disposition), which a fetched file does not keep.
-  link.download = `${table === 'models' ? 'overview-models' : 'overview'}-${from}-to-${to}.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // After the click has started the download; revoking at once can cancel it in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+  saveAsFile(csv, `${table === 'models' ? 'overview-models' : 'overview'}-${from}-to-${to}.csv`);
 }

@@ -15,6 +15,7 @@ import { Link } from 'react-router';
 import { useRelistProduct, useStopAdvertising, useWithdrawProduct } from '../api/manage-product';
 import { myProductsQueryOptions, useAdvertiseProduct, useDeleteProduct } from '../api/my-products';
 import { useWhatSells } from '../api/what-sells';
+import { BULK_TEXT } from '../bulk-texts';
 import { ListingFigures, WhatSellsSection } from '../components/what-sells';
 import { SELLING_TEXT } from '../texts';
 
@@ -88,6 +89,12 @@ export function MyProductsRoute() {
 
   return (
     <DashboardPage title={TEXT.dashboard.myProducts}>
+      {/* Many phones at once from a spreadsheet (issue 35). */}
+      {products.length > 0 && (
+        <Link to="/dashboard/addmany" className="btn btn-sm">
+          {BULK_TEXT.addMany}
+        </Link>
+      )}
       {products.length > 0 ? (
         <DataTable columns={PRODUCT_COLUMNS} label={TEXT.dashboard.myProducts}>
           {products.map((p, i) => (
@@ -184,9 +191,14 @@ export function MyProductsRoute() {
       ) : (
         <div className="space-y-4">
           <p>You have not listed a phone yet.</p>
-          <Link to="/dashboard/addaproduct" className="btn btn-primary">
-            {TEXT.dashboard.addProduct}
-          </Link>
+          <div className="flex flex-wrap gap-2">
+            <Link to="/dashboard/addaproduct" className="btn btn-primary">
+              {TEXT.dashboard.addProduct}
+            </Link>
+            <Link to="/dashboard/addmany" className="btn">
+              {BULK_TEXT.addMany}
+            </Link>
+          </div>
         </div>
       )}
       {products.length > 0 && whatSells && <WhatSellsSection data={whatSells} />}
