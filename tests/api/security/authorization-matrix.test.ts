@@ -12,7 +12,10 @@ import sharp from 'sharp';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokens } from '../../../src/server/auth/access-tokens';
+import { bulkTemplateCsv } from '../../../src/server/bulk/template';
 import {
+  bulkUploadRows,
+  bulkUploads,
   conversations,
   messages,
   orders,
@@ -37,10 +40,11 @@ import {
 } from '../../helpers/accounts';
 import { createProduct, createSeller, orderValues, uniqueImei } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
-import { multipartFile, uploadPhoto } from '../../helpers/multipart';
+import { bulkFilesBody, multipartFile, uploadPhoto } from '../../helpers/multipart';
 import { expectNoContact, pageState } from '../../helpers/never-public';
 import { startStripeDouble } from '../../helpers/stripe-double';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
+import { zipOf } from '../../helpers/zip-files';
 
 /** A conversation of the buyer's about one of the seller's phones, with the buyer's question. */
 async function freshConversation(): Promise<{ conversationId: string; messageId: string }> {
@@ -59,6 +63,27 @@ async function freshConversation(): Promise<{ conversationId: string; messageId:
     .values({ conversationId: conversation?.id as string, senderId: who.buyer.id, body: 'Hello?' })
     .returning({ id: messages.id });
   return { conversationId: conversation?.id as string, messageId: message?.id as string };
+}
+
+/**
+ * A bulk upload of the seller's waiting for the go-ahead (issue 35), with one row ready: made in
+ * the database, as reading its files is the bulk tests' own subject.
+ */
+async function freshBulkUpload(): Promise<string> {
+  const [upload] = await t.database.db
+    .insert(bulkUploads)
+    .values({ sellerId: who.seller.id, status: 'preview', rowsTotal: 1 })
+    .returning({ id: bulkUploads.id });
+  const { imei, ...input } = productInput();
+  await t.database.db.insert(bulkUploadRows).values({
+    uploadId: upload?.id as string,
+    row: 2,
+    model: String(input.modelName),
+    problems: [],
+    input,
+    sealedImei: t.app.imeiVault.keep(String(imei)).sealed,
+  });
+  return upload?.id as string;
 }
 
 /** A saved search of the buyer's (issue 33). */
@@ -650,6 +675,47 @@ const rows: Record<string, Row> = {
     rule: 'anySeller',
     ok: 200,
     request: get('/api/what-sells'),
+  },
+  // Bulk listing (issue 35, decision 057): a seller's own uploads. Another seller's upload is a
+  // 404 (not theirs to know of), as a buyer's or the admin's 403 says they sell nothing.
+  'the bulk listing template': {
+    routes: ['GET /api/bulk-uploads/template.csv'],
+    rule: 'anySeller',
+    ok: 200,
+    request: get('/api/bulk-uploads/template.csv'),
+  },
+  'bulk uploads': {
+    routes: ['GET /api/bulk-uploads'],
+    rule: 'anySeller',
+    ok: 200,
+    request: get('/api/bulk-uploads'),
+  },
+  'start a bulk upload': {
+    routes: ['POST /api/bulk-uploads'],
+    rule: 'anySeller',
+    ok: 202,
+    request: async () => ({
+      method: 'POST',
+      url: '/api/bulk-uploads',
+      ...bulkFilesBody(Buffer.from(bulkTemplateCsv()), zipOf([{ name: 'front.jpg', data: photo }])),
+    }),
+  },
+  'a bulk upload': {
+    routes: ['GET /api/bulk-uploads/:id'],
+    rule: 'ownerSeller',
+    ok: 200,
+    except: { otherSeller: 404 },
+    request: async () => get(`/api/bulk-uploads/${await freshBulkUpload()}`)(),
+  },
+  'list a bulk upload': {
+    routes: ['POST /api/bulk-uploads/:id/listing'],
+    rule: 'ownerSeller',
+    ok: 202,
+    except: { otherSeller: 404 },
+    request: async () => ({
+      method: 'POST',
+      url: `/api/bulk-uploads/${await freshBulkUpload()}/listing`,
+    }),
   },
   'add a product': {
     routes: ['POST /api/products'],
@@ -1257,6 +1323,8 @@ async function run(app: TestApp, row: Row) {
     await app.app.savedSearchAlerts.idle();
     // So are the views of phone pages, written in batches (decision 055).
     await app.app.views.flush();
+    // And the photos and rows of a bulk upload (decision 057).
+    await app.app.bulkUploads.idle();
     const before = await fingerprint(app.database.db);
     const res = await app.app.inject({
       ...request,

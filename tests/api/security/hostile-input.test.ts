@@ -14,13 +14,16 @@ import type { InjectOptions } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { toCsv } from '../../../src/server/csv';
 import { orders, users, wishListItems } from '../../../src/server/db/schema';
 import { calls } from '../../../src/shared/api';
+import { BULK_COLUMNS } from '../../../src/shared/bulk';
 import { type Account, createAccount, createAdmin, SAME_SITE } from '../../helpers/accounts';
 import { advertise, createProduct, orderValues, withCheckDigit } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
-import { storedPhoto } from '../../helpers/multipart';
+import { bulkFilesBody, storedPhoto } from '../../helpers/multipart';
 import { buildTestApp, type TestApp } from '../../helpers/test-app';
+import { zipOf } from '../../helpers/zip-files';
 
 /**
  * Enough runs to reach every field with every kind of value, few enough for a test suite;
@@ -266,6 +269,8 @@ async function expectSafe(app: TestApp, request: Request) {
   await app.app.savedSearchAlerts.idle();
   // Views of phone pages are written in batches (decision 055): settled first too.
   await app.app.views.flush();
+  // A bulk upload's photos are read after its answer (decision 057): settled first as well.
+  await app.app.bulkUploads.idle();
   const before = await fingerprint(app.database.db);
   const res = await app.app.inject(request);
   const shown = `${request.method} ${request.url} → ${res.statusCode} ${res.body.slice(0, 300)}`;
@@ -570,6 +575,66 @@ describe('hostile input to every call', () => {
     );
     await t.app.views.flush();
     expect(t.app.views.buffered).toBe(0);
+  });
+
+  // Bulk listing's files (issue 35, decision 057): a CSV of hostile cells, lines and bytes, and
+  // a ZIP of hostile names, sizes that lie, or no ZIP at all, as multipart from any caller.
+  it('bulk upload files', async () => {
+    const cell = fc.oneof(hostileString, fc.constantFrom('=1+1', '@SUM(A1)', '+HYPERLINK("x")'));
+    const csv = fc.oneof(
+      fc
+        .array(fc.array(cell, { minLength: 1, maxLength: BULK_COLUMNS.length + 2 }), {
+          maxLength: 4,
+        })
+        .map((rows) => Buffer.from(`\uFEFF${toCsv(BULK_COLUMNS, rows)}`)),
+      fc.uint8Array({ maxLength: 2048 }).map((bytes) => Buffer.from(bytes)),
+      fc.constantFrom(
+        Buffer.from(`${BULK_COLUMNS.join(',')}\r\n"${'x'.repeat(40_000)}`),
+        Buffer.from(`\uFEFF${BULK_COLUMNS.join(';')}`, 'utf16le'),
+      ),
+    );
+    const name = fc.oneof(
+      hostileString,
+      fc.constantFrom(
+        '../front.jpg',
+        'a\\front.jpg',
+        '/front.jpg',
+        'C:front.jpg',
+        '__MACOSX/._front.jpg',
+      ),
+    );
+    const zip = fc.oneof(
+      fc
+        .array(
+          fc.record({
+            name,
+            data: fc.uint8Array({ maxLength: 256 }).map((b) => Buffer.from(b)),
+            declaredSize: fc.option(fc.nat({ max: 20 * 1024 * 1024 }), { nil: undefined }),
+            encrypted: fc.boolean(),
+          }),
+          { maxLength: 3 },
+        )
+        .map((entries) => zipOf(entries)),
+      fc.uint8Array({ maxLength: 1024 }).map((bytes) => Buffer.from(bytes)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...CALLERS),
+        fc.option(csv),
+        fc.option(zip),
+        async (caller, csvBytes, zipBytes) => {
+          const body = bulkFilesBody(csvBytes, zipBytes);
+          await expectSafe(t, {
+            method: 'POST',
+            url: '/api/bulk-uploads',
+            headers: { ...credentialsOf(caller), ...body.headers },
+            payload: body.payload,
+          });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    await t.app.bulkUploads.idle();
   });
 
   // Outside the contract (Prometheus's text, not JSON): its input is the Authorization header.
