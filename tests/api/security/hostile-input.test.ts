@@ -594,7 +594,8 @@ describe('hostile input to every call', () => {
       ),
     );
     const name = fc.oneof(
-      hostileString,
+      // A ZIP's names hold at most 64 KB: past that no archive can carry one.
+      hostileString.map((s) => s.slice(0, 1000)),
       fc.constantFrom(
         '../front.jpg',
         'a\\front.jpg',
