@@ -92,7 +92,7 @@ test('a seller lists twenty phones from the template, fixes two and sees them al
   await expect(page.getByText('18 of 20 rows can be listed.')).toBeVisible({ timeout: 60_000 });
   const table = page.getByRole('table', { name: 'The rows of your file' });
   await expect(table.getByRole('row').filter({ hasText: `Galaxy ${tag} 3` })).toContainText(
-    'Resale price ($): Write the price in dollars',
+    'Resale price ($): write the price in dollars',
   );
   await expect(table.getByRole('row').filter({ hasText: `Galaxy ${tag} 10` })).toContainText(
     'Condition:',

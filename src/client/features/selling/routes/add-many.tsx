@@ -249,7 +249,10 @@ function Rows({ rows }: { rows: Upload['rows'] }) {
               <ul className="list-disc space-y-1 ps-5 text-error">
                 {r.problems.map((p) => (
                   <li key={`${p.column}:${p.message}`}>
-                    <span className="font-semibold">{p.column}</span>: {messageBeside(p)}
+                    {/* The form's own words, which start with the field's label. */}
+                    {p.message.startsWith(`${p.column}: `)
+                      ? p.message
+                      : `${p.column}: ${p.message}`}
                   </li>
                 ))}
               </ul>
@@ -259,14 +262,6 @@ function Rows({ rows }: { rows: Upload['rows'] }) {
       ))}
     </DataTable>
   );
-}
-
-/** A problem's message without the column's label it starts with, which the list shows already. */
-function messageBeside(p: { column: string; message: string }): string {
-  const rest = p.message.startsWith(`${p.column}: `)
-    ? p.message.slice(p.column.length + 2)
-    : p.message;
-  return `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
 }
 
 function History({ onShow }: { onShow: (id: string) => void }) {
