@@ -235,7 +235,7 @@ function Rows({ rows }: { rows: Upload['rows'] }) {
           <td {...cell(BULK_TEXT.columns.result)}>
             {r.outcome ? (
               r.outcome.listed ? (
-                <Link to={`/product/${r.outcome.productId}`} className="link text-success-content">
+                <Link to={`/product/${r.outcome.productId}`} className="link">
                   {BULK_TEXT.rowListed}
                 </Link>
               ) : (
