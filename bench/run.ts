@@ -11,6 +11,7 @@ import { ensureChromium } from '../tests/e2e/chromium';
 import { benchApiLoad } from './api-load';
 import { benchBalancer } from './balancer';
 import { budgetFigures } from './budgets';
+import { benchBulk } from './bulk';
 import { benchImages } from './images';
 import { ROOT, withAppServer } from './lib/app-server';
 import { createDatabase, startPostgres } from './lib/postgres';
@@ -37,7 +38,7 @@ const appendix: NonNullable<Report['appendix']> = [];
 /**
  * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
  * main-thread, api-load, balancer, scale-curve, search, saved-searches, photo-match, replica,
- * images, signup-flood, views) and writes
+ * images, signup-flood, views, bulk) and writes
  * bench/results/partial.{md,json}, leaving the whole run's latest.{md,json} as they are.
  * `lighthouse` runs both of its modes, quiet and one core busy, side by side (bench/lighthouse.ts);
  * `main-thread` is the unthrottled script evaluation per page and its top scripts
@@ -149,6 +150,7 @@ if (wanted('replica')) figures.push(...(await step('read replica', benchReplica)
 if (wanted('images')) figures.push(...(await step('image pipeline', benchImages)));
 if (wanted('signup-flood')) figures.push(...(await step('sign-up flood', benchSignUpFlood)));
 if (wanted('views')) figures.push(...(await step('views counted', benchViews)));
+if (wanted('bulk')) figures.push(...(await step('bulk listing', benchBulk)));
 
 notes.push(
   'Load: autocannon in a child process, 10 connections, 8 s per endpoint after a 2 s warm-up; the server logs at warn (no request logs).',

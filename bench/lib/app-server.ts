@@ -60,7 +60,8 @@ export async function withAppServer<T>(
     /** Extra variables, e.g. `PUBLIC_CACHE_MS: '0'` to measure the database path. */
     env?: Record<string, string>;
   },
-  work: (origin: string) => Promise<T>,
+  /** Given the server's address and its process id (for its memory in /proc). */
+  work: (origin: string, pid: number) => Promise<T>,
 ): Promise<T> {
   const dataDir = options.dataDir ?? mkdtempSync('/tmp/phone-market-bench-server.');
   try {
@@ -72,7 +73,7 @@ export async function withAppServer<T>(
     });
     own(server.child);
     try {
-      return await work(server.url);
+      return await work(server.url, server.child.pid as number);
     } finally {
       await server.stop();
     }
