@@ -11,11 +11,13 @@ import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CsvCell, toCsv } from '../../src/server/csv';
+import type { z } from 'zod';
 import { bulkUploadRows, products } from '../../src/server/db/schema';
+import type { calls } from '../../src/shared/api';
 import { BULK_COLUMNS } from '../../src/shared/bulk';
 import { type Account, createAccount } from '../helpers/accounts';
-import { uniqueImei, uniqueWord } from '../helpers/factories';
+import { bulkCsv, bulkRow } from '../helpers/bulk-files';
+import { uniqueWord } from '../helpers/factories';
 import { bulkFilesBody } from '../helpers/multipart';
 import { syntheticPhoto } from '../helpers/synthetic-photos';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -27,53 +29,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Upload = {
-  id: string;
-  status: string;
-  message: string | null;
-  rowsTotal: number;
-  rowsReady: number;
-  rowsDone: number;
-  rowsListed: number;
-  photosTotal: number;
-  photosDone: number;
-  rows: {
-    row: number;
-    model: string;
-    problems: { column: string; message: string }[];
-    outcome?: { listed: true; productId: string } | { listed: false; message: string };
-  }[];
-};
+/** An upload as the page reads it. */
+type Upload = z.output<(typeof calls)['bulkUpload']['response']>;
 
 let seed = Math.floor(Math.random() * 1_000_000);
 /** A photo no other in this file looks like (a seeded picture with a camera's grain). */
 const aPhoto = () => syntheticPhoto(seed++, 320);
-
-/** A phone's row as a seller fills in the template, `overrides` by column label. */
-function phoneRow(overrides: Partial<Record<(typeof BULK_COLUMNS)[number], string>> = {}) {
-  const row: Record<string, CsvCell> = {
-    Category: 'Samsung',
-    'Model name': `Galaxy ${uniqueWord()}`,
-    RAM: '8 GB',
-    Storage: '128 GB',
-    Color: 'Black',
-    'Battery (mAh)': '4,500 mAh',
-    'Battery health (%)': '90%',
-    IMEI: uniqueImei(),
-    'Resale price ($)': '$420',
-    'Original price ($)': '$799',
-    'Time used (months)': '14 months',
-    Condition: 'Good',
-    'Phone number': '+1 512 555 0100',
-    Location: 'Austin, TX',
-    Description: 'Unlocked, with its box.',
-    Photos: 'front.jpg',
-    ...overrides,
-  };
-  return BULK_COLUMNS.map((c) => row[c] ?? '');
-}
-
-const csvOf = (rows: CsvCell[][]) => Buffer.from(`\uFEFF${toCsv(BULK_COLUMNS, rows)}`);
 
 const send = (who: Account, csv: Buffer | null, zip: Buffer | null) => {
   const body = bulkFilesBody(csv, zip);
@@ -150,16 +111,16 @@ describe('a bulk upload', () => {
   it('lists only the good rows, and reports each bad one by its column in the form’s words', async () => {
     const seller = await createAccount(t.app, 'seller');
     const [front, back, other] = await Promise.all([aPhoto(), aPhoto(), aPhoto()]);
-    const good1 = phoneRow({ Photos: 'front.jpg|back.jpg' });
-    const good2 = phoneRow({ Photos: 'other.jpg' });
+    const good1 = bulkRow({ Photos: 'front.jpg|back.jpg' });
+    const good2 = bulkRow({ Photos: 'other.jpg' });
     const rows = [
       good1,
-      phoneRow({ 'Resale price ($)': 'cheap', Photos: 'other.jpg' }),
+      bulkRow({ 'Resale price ($)': 'cheap', Photos: 'other.jpg' }),
       good2,
-      phoneRow({ Photos: 'missing.jpg' }),
-      phoneRow({ Photos: 'notes.jpg' }),
-      phoneRow({ Photos: 'huge.jpg' }),
-      phoneRow({ Condition: 'Like new', IMEI: '123', Photos: 'front.jpg' }),
+      bulkRow({ Photos: 'missing.jpg' }),
+      bulkRow({ Photos: 'notes.jpg' }),
+      bulkRow({ Photos: 'huge.jpg' }),
+      bulkRow({ Condition: 'Like new', IMEI: '123', Photos: 'front.jpg' }),
     ];
     const zip = zipOf([
       { name: 'front.jpg', data: front },
@@ -169,7 +130,7 @@ describe('a bulk upload', () => {
       // Over the photo upload's 10 MB: refused before it is unpacked.
       { name: 'huge.jpg', data: Buffer.alloc(11 * 1024 * 1024) },
     ]);
-    const shown = await preview(seller, csvOf(rows), zip);
+    const shown = await preview(seller, bulkCsv(rows), zip);
     expect(shown.rowsTotal).toBe(7);
     expect(shown.rowsReady).toBe(2);
     expect(problemsOf(shown, 2)).toEqual([]);
@@ -195,11 +156,13 @@ describe('a bulk upload', () => {
     const done = await listAll(seller, shown.id);
     expect(done.rowsListed).toBe(2);
     const listed = await sellerProducts(seller);
-    expect(listed.map((p) => p.modelName).sort()).toEqual([good1[1], good2[1]].sort());
-    const first = listed.find((p) => p.modelName === good1[1]);
+    expect(listed.map((p) => p.modelName).sort()).toEqual(
+      [good1['Model name'], good2['Model name']].sort(),
+    );
+    const first = listed.find((p) => p.modelName === good1['Model name']);
     expect(first?.photos).toHaveLength(2);
     expect(first?.resellPriceCents).toBe(42_000);
-    expect(first?.imeiLast4).toBe(String(good1[7]).slice(-4));
+    expect(first?.imeiLast4).toBe(good1.IMEI.slice(-4));
     for (const r of done.rows.filter((r) => r.outcome?.listed))
       expect(listed.map((p) => p.id)).toContain((r.outcome as { productId: string }).productId);
     // What waited to be listed is gone, the sealed IMEIs with it.
@@ -216,7 +179,7 @@ describe('a bulk upload', () => {
   it('lists nothing twice when the same files are sent again', async () => {
     const seller = await createAccount(t.app, 'seller');
     const photo = await aPhoto();
-    const csv = csvOf([phoneRow(), phoneRow()]);
+    const csv = bulkCsv([bulkRow(), bulkRow()]);
     const zip = zipOf([{ name: 'front.jpg', data: photo }]);
     const first = await preview(seller, csv, zip);
     await listAll(seller, first.id);
@@ -241,10 +204,10 @@ describe('a bulk upload', () => {
     const seller = await createAccount(t.app, 'seller');
     const photos = await Promise.all(Array.from({ length: 10 }, () => aPhoto()));
     const rows = Array.from({ length: 500 }, (_, i) =>
-      phoneRow({ Photos: `p${i % 10}.jpg|p${(i + 1) % 10}.jpg` }),
+      bulkRow({ Photos: `p${i % 10}.jpg|p${(i + 1) % 10}.jpg` }),
     );
     const zip = zipOf(photos.map((data, i) => ({ name: `p${i}.jpg`, data })));
-    const shown = await preview(seller, csvOf(rows), zip);
+    const shown = await preview(seller, bulkCsv(rows), zip);
     expect(shown.rowsReady).toBe(500);
     const started = await t.app.inject({
       method: 'POST',
@@ -278,8 +241,8 @@ describe('a bulk upload', () => {
     const seller = await createAccount(t.app, 'seller');
     const photo = await aPhoto();
     const boom = `Boom ${uniqueWord()}`;
-    const rows = [phoneRow(), phoneRow({ 'Model name': boom }), phoneRow()];
-    const shown = await preview(seller, csvOf(rows), zipOf([{ name: 'front.jpg', data: photo }]));
+    const rows = [bulkRow(), bulkRow({ 'Model name': boom }), bulkRow()];
+    const shown = await preview(seller, bulkCsv(rows), zipOf([{ name: 'front.jpg', data: photo }]));
     const { db } = t.database;
     // The second row's insert fails as a crash or an outage would fail it.
     await db.execute(
@@ -325,10 +288,10 @@ describe('hostile files', () => {
     const seller = await createAccount(t.app, 'seller');
     const shown = await preview(
       seller,
-      csvOf([
-        phoneRow({ Description: '=HYPERLINK("http://evil.example","Click")' }),
-        phoneRow({ 'Model name': '@SUM(A1:A9)' }),
-        phoneRow({ Description: '- no scratches, +1 charger' }),
+      bulkCsv([
+        bulkRow({ Description: '=HYPERLINK("http://evil.example","Click")' }),
+        bulkRow({ 'Model name': '@SUM(A1:A9)' }),
+        bulkRow({ Description: '- no scratches, +1 charger' }),
       ]),
       zipOf([{ name: 'front.jpg', data: await aPhoto() }]),
     );
@@ -374,7 +337,7 @@ describe('hostile files', () => {
       headers: seller.bearer,
     });
     expect(none.json()).toEqual([]);
-    const missing = await send(seller, csvOf([phoneRow()]), null);
+    const missing = await send(seller, bulkCsv([bulkRow()]), null);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toMatch(/ZIP/);
   });
@@ -384,11 +347,11 @@ describe('hostile files', () => {
     const before = new Set(await readdir(tmpdir()));
     const shown = await preview(
       seller,
-      csvOf([
-        phoneRow({ Photos: 'bomb.jpg' }),
-        phoneRow({ Photos: 'evil.jpg' }),
-        phoneRow({ Photos: 'win.jpg' }),
-        phoneRow({ Photos: 'front.jpg' }),
+      bulkCsv([
+        bulkRow({ Photos: 'bomb.jpg' }),
+        bulkRow({ Photos: 'evil.jpg' }),
+        bulkRow({ Photos: 'win.jpg' }),
+        bulkRow({ Photos: 'front.jpg' }),
       ]),
       zipOf([
         // 200 MB of zeros claiming a kilobyte.
@@ -419,7 +382,7 @@ describe('whose upload it is', () => {
     const buyer = await createAccount(t.app, 'user');
     const shown = await preview(
       seller,
-      csvOf([phoneRow()]),
+      bulkCsv([bulkRow()]),
       zipOf([{ name: 'front.jpg', data: await aPhoto() }]),
     );
     for (const [method, url] of [
@@ -444,7 +407,7 @@ describe('whose upload it is', () => {
     const photo = await aPhoto();
     const shown = await preview(
       seller,
-      csvOf([phoneRow()]),
+      bulkCsv([bulkRow()]),
       zipOf([{ name: 'front.jpg', data: photo }]),
     );
     await t.database.db.execute(
@@ -452,7 +415,7 @@ describe('whose upload it is', () => {
     );
     const busy = await send(
       seller,
-      csvOf([phoneRow()]),
+      bulkCsv([bulkRow()]),
       zipOf([{ name: 'front.jpg', data: photo }]),
     );
     expect(busy.statusCode).toBe(409);

@@ -8,11 +8,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { toCsv } from '../../src/server/csv';
 import { BULK_COLUMNS } from '../../src/shared/bulk';
+import { bulkCsv, bulkRow } from '../helpers/bulk-files';
 import { syntheticPhoto } from '../helpers/synthetic-photos';
 import { zipOf } from '../helpers/zip-files';
-import { createAccountViaApi, productsOf, uniqueImei } from './api';
+import { createAccountViaApi, productsOf } from './api';
 import { seriousFindings } from './axe';
 import { expect, test } from './console';
 import { signedIn } from './signed-in';
@@ -21,36 +21,14 @@ const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 /** Twenty phones as a shop fills the template: Samsung, two photos each of ten. */
-function rowsOf(tag: string) {
-  return Array.from({ length: 20 }, (_, i) => {
-    const cells: Record<string, string> = {
-      Category: 'Samsung',
+const rowsOf = (tag: string) =>
+  Array.from({ length: 20 }, (_, i) =>
+    bulkRow({
       'Model name': `Galaxy ${tag} ${i + 1}`,
-      RAM: '8 GB',
-      Storage: '128 GB',
-      Color: 'Black',
-      'Battery (mAh)': '4,500 mAh',
-      'Battery health (%)': '90%',
-      IMEI: uniqueImei(),
       'Resale price ($)': `$${300 + i}`,
-      'Original price ($)': '$799',
-      'Time used (months)': '14 months',
-      Condition: 'Good',
-      'Phone number': '+1 512 555 0100',
-      Location: 'Austin, TX',
       Description: 'Unlocked, tested, with a charger.',
       Photos: `p${i % 10}.jpg|p${(i + 1) % 10}.jpg`,
-    };
-    return cells;
-  });
-}
-
-const csvOf = (rows: Record<string, string>[]) =>
-  Buffer.from(
-    `\uFEFF${toCsv(
-      BULK_COLUMNS,
-      rows.map((r) => BULK_COLUMNS.map((c) => r[c] ?? '')),
-    )}`,
+    }),
   );
 
 async function upload(page: Page, csv: Buffer, zip: Buffer) {
@@ -84,11 +62,11 @@ test('a seller lists twenty phones from the template, fixes two and sees them al
     Array.from({ length: 10 }, (_, i) => syntheticPhoto((Date.now() % 100_000) + i * 7919, 640)),
   );
   const zip = zipOf(photos.map((data, i) => ({ name: `p${i}.jpg`, data })));
-  const wrong = rows.map((r) => ({ ...r }));
-  (wrong[2] as Record<string, string>)['Resale price ($)'] = 'cheap';
-  (wrong[9] as Record<string, string>).Condition = 'Like new';
+  const wrong = rows.map((r, i) =>
+    i === 2 ? { ...r, 'Resale price ($)': 'cheap' } : i === 9 ? { ...r, Condition: 'Like new' } : r,
+  );
 
-  await upload(page, csvOf(wrong), zip);
+  await upload(page, bulkCsv(wrong), zip);
   await expect(page.getByText('18 of 20 rows can be listed.')).toBeVisible({ timeout: 60_000 });
   const table = page.getByRole('table', { name: 'The rows of your file' });
   await expect(table.getByRole('row').filter({ hasText: `Galaxy ${tag} 3` })).toContainText(
@@ -103,7 +81,7 @@ test('a seller lists twenty phones from the template, fixes two and sees them al
   await expect(page.getByText('18 phones listed.')).toBeVisible({ timeout: 90_000 });
 
   // The two rows fixed, the same files again: only they are listed, the rest are listed already.
-  await upload(page, csvOf(rows), zip);
+  await upload(page, bulkCsv(rows), zip);
   await expect(page.getByText('2 of 20 rows can be listed.')).toBeVisible({ timeout: 60_000 });
   await expect(table.getByText('IMEI: This phone is already listed').first()).toBeVisible();
   await page.getByRole('button', { name: 'List 2 phones' }).click();

@@ -65,8 +65,6 @@ export function AddManyRoute() {
 
 function UploadForm({ onSent }: { onSent: (id: string) => void }) {
   const queryClient = useQueryClient();
-  const csvId = useId();
-  const zipId = useId();
   const form = useRef<HTMLFormElement>(null);
   const [percent, setPercent] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -100,26 +98,8 @@ function UploadForm({ onSent }: { onSent: (id: string) => void }) {
         {BULK_TEXT.uploadHeading}
       </h2>
       <form ref={form} onSubmit={submit} className="flex max-w-xl flex-col gap-3" noValidate>
-        <label htmlFor={csvId} className="font-medium">
-          {BULK_TEXT.csvLabel}
-        </label>
-        <input
-          id={csvId}
-          name="csv"
-          type="file"
-          accept=".csv,text/csv"
-          className="file-input w-full"
-        />
-        <label htmlFor={zipId} className="font-medium">
-          {BULK_TEXT.zipLabel}
-        </label>
-        <input
-          id={zipId}
-          name="zip"
-          type="file"
-          accept=".zip,application/zip"
-          className="file-input w-full"
-        />
+        <FileField name="csv" label={BULK_TEXT.csvLabel} accept=".csv,text/csv" />
+        <FileField name="zip" label={BULK_TEXT.zipLabel} accept=".zip,application/zip" />
         {problem && (
           <p role="alert" className="alert alert-error">
             {problem}
@@ -136,6 +116,19 @@ function UploadForm({ onSent }: { onSent: (id: string) => void }) {
         </button>
       </form>
     </section>
+  );
+}
+
+/** A file input with its label, sent under `name`. */
+function FileField({ name, label, accept }: { name: string; label: string; accept: string }) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id} className="font-medium">
+        {label}
+      </label>
+      <input id={id} name={name} type="file" accept={accept} className="file-input w-full" />
+    </>
   );
 }
 
