@@ -287,6 +287,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   const views = new ViewCounter({
     db: opts.database.db,
     flushMs: opts.config.VIEW_FLUSH_MS,
+    accountViewer: (day, account) => services.fingerprints.viewer(day, { account }),
     onError: (err) => fastify.log[levelOfFailure(err)]({ err }, 'views: a batch was not written'),
   });
   fastify.decorate('views', views);
