@@ -22,6 +22,42 @@ const PHONE_PAGE = /^\/product\/([^/?#]+)\/?(?:[?#].*)?$/;
 const speculative = (request: FastifyRequest) =>
   /prefetch/i.test(`${request.headers['sec-purpose'] ?? ''} ${request.headers.purpose ?? ''}`);
 
+/** Fingerprints computed today, by who they are of: a repeat view costs a lookup, no HMAC. */
+type Known = { viewer: string; deviceHash: string | null };
+/** Per server (its fingerprints' key): today's, and which day that is. */
+const knownBy = new WeakMap<object, { day: string; known: Map<string, Known> }>();
+/** The most kept: a flood of new viewers costs this much memory at most, never more. */
+const KNOWN_MAX = 10_000;
+
+/**
+ * The viewer's fingerprint and their device's, computed once a day per viewer in this process.
+ * Kept in memory only, and only for today: the day is in the fingerprints, so nothing kept links
+ * two days.
+ */
+function fingerprintsOf(
+  request: FastifyRequest,
+  day: string,
+  who: { account: string } | { device: string } | { ip: string; userAgent: string },
+  device: string | null,
+): Known {
+  const { fingerprints } = request.server;
+  let today = knownBy.get(fingerprints);
+  if (!today || today.day !== day || today.known.size >= KNOWN_MAX) {
+    today = { day, known: new Map() };
+    knownBy.set(fingerprints, today);
+  }
+  const key = JSON.stringify([who, device]);
+  let found = today.known.get(key);
+  if (!found) {
+    found = {
+      viewer: fingerprints.viewer(day, who),
+      deviceHash: device ? fingerprints.device(device) : null,
+    };
+    today.known.set(key, found);
+  }
+  return found;
+}
+
 /**
  * Counts a view of `productId` by whoever made `request`: a signed-in account when its token
  * named one, else the browser by its device cookie, else the client address and user agent. A
@@ -34,21 +70,15 @@ function count(request: FastifyRequest, productId: string, accountId: string | n
   if (!PRODUCT_ID.test(productId)) return;
   const day = new Date().toISOString().slice(0, 10);
   const device = deviceIdIn(request.headers.cookie, secureCookies(app.config));
-  app.views.record({
-    productId: productId.toLowerCase(),
-    day,
-    viewer: app.fingerprints.viewer(
-      day,
-      accountId
-        ? { account: accountId }
-        : device
-          ? { device }
-          : { ip: request.ip, userAgent: userAgent ?? '' },
-    ),
-    accountId,
-    // The seller's own browsers are known by it in `account_devices` (the counter leaves them out).
-    deviceHash: device ? app.fingerprints.device(device) : null,
-  });
+  const who = accountId
+    ? { account: accountId }
+    : device
+      ? { device }
+      : { ip: request.ip, userAgent: userAgent ?? '' };
+  // An account's view carries the browser's device too: the seller's own browsers are known by it
+  // in `account_devices` (the counter leaves them out).
+  const { viewer, deviceHash } = fingerprintsOf(request, day, who, device);
+  app.views.record({ productId: productId.toLowerCase(), day, viewer, accountId, deviceHash });
 }
 
 /**
