@@ -203,6 +203,13 @@ describe('views of a phone page', () => {
     await page(phone.id, deviceCookie(fresh), '198.51.100.6');
     await page(phone.id, deviceCookie(fresh), '198.51.100.7');
     expect(await viewsOf(phone.id)).toBe(2);
+    // A browser the buyer just signed in on, not noted yet: its page and its data call with the
+    // token are still one viewer (the browser), in one batch or in two.
+    const newer = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeee55';
+    await page(phone.id, deviceCookie(newer), '198.51.100.12');
+    expect(await viewsOf(phone.id)).toBe(3);
+    await data(phone.id, { ...buyer.bearer, ...deviceCookie(newer) }, '198.51.100.13');
+    expect(await viewsOf(phone.id)).toBe(3);
   });
 
   it('never counts the seller, by token or by a browser they signed in from', async () => {

@@ -59,8 +59,8 @@ function fingerprintsOf(
 }
 
 /**
- * Counts a view of `productId` by whoever made `request`: a signed-in account when its token
- * named one, else the browser by its device cookie, else the client address and user agent. A
+ * Counts a view of `productId` by whoever made `request`: the browser by its device cookie, else
+ * a signed-in account when its token named one, else the client address and user agent. A
  * robot that says so, a prefetch, or a server whose operator turned counting off counts nothing.
  */
 function count(request: FastifyRequest, productId: string, accountId: string | null): void {
@@ -70,13 +70,15 @@ function count(request: FastifyRequest, productId: string, accountId: string | n
   if (!PRODUCT_ID.test(productId)) return;
   const day = new Date().toISOString().slice(0, 10);
   const device = deviceIdIn(request.headers.cookie, secureCookies(app.config));
-  const who = accountId
-    ? { account: accountId }
-    : device
-      ? { device }
+  // The browser first, even with a token: its page (no token) and its data call (a token) must
+  // be one viewer, and a device is noted for its account only once it came back to a noted
+  // answer. The counter makes a noted device its account's; the account still leaves the seller
+  // out, and the device the seller's own browsers (`account_devices`).
+  const who = device
+    ? { device }
+    : accountId
+      ? { account: accountId }
       : { ip: request.ip, userAgent: userAgent ?? '' };
-  // An account's view carries the browser's device too: the seller's own browsers are known by it
-  // in `account_devices` (the counter leaves them out).
   const { viewer, deviceHash } = fingerprintsOf(request, day, who, device);
   app.views.record({ productId: productId.toLowerCase(), day, viewer, accountId, deviceHash });
 }

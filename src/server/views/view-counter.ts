@@ -39,9 +39,9 @@ export type ViewCounterOptions = {
   /** How often the buffer is written. */
   flushMs?: number;
   /**
-   * The viewer of an account on a day (`Fingerprints.viewer`): a browser's view without a token
-   * (its page) whose device only one account signed in from is counted as that account's, so a
-   * person is one viewer whether the page or the phone's data call counted them.
+   * The viewer of an account on a day (`Fingerprints.viewer`): a browser's view whose device only
+   * one account signed in from is counted as that account's, so a person is one viewer on all the
+   * browsers they were noted on.
    */
   accountViewer?: (day: string, accountId: string) => string;
   onError?: (err: unknown) => void;
@@ -136,18 +136,13 @@ export class ViewCounter {
   }
 
   /**
-   * The views of browsers without a token whose device one account alone signed in from, as
-   * that account's: one read of the batch's devices, off the pages' path. A device several
-   * accounts used (a shared computer) stays a browser of its own; a repeat the change makes
-   * (the page, then the phone's data call with the token) goes.
+   * The views of browsers whose device one account alone signed in from, as that account's: one
+   * read of the batch's devices, off the pages' path, so a person is one viewer on all their
+   * noted browsers. A device several accounts used (a shared computer) stays a browser of its own.
    */
   async #asAccounts(views: View[]): Promise<View[]> {
     const accountViewer = this.#accountViewer;
-    const devices = [
-      ...new Set(
-        views.flatMap((v) => (v.accountId === null && v.deviceHash ? [v.deviceHash] : [])),
-      ),
-    ];
+    const devices = [...new Set(views.flatMap((v) => (v.deviceHash ? [v.deviceHash] : [])))];
     if (!accountViewer || devices.length === 0) return views;
     const rows = await rowsOf<{ device_hash: string; user_id: string }>(
       this.#db,
@@ -158,11 +153,13 @@ export class ViewCounter {
     const accountOf = new Map(rows.map((r) => [r.device_hash, r.user_id]));
     const byKey = new Map<string, View>();
     for (const view of views) {
-      const accountId = view.accountId ?? accountOf.get(view.deviceHash ?? '') ?? null;
+      const owner = accountOf.get(view.deviceHash ?? '');
+      // A token naming someone else on a device noted for one account only: that someone's
+      // browser is not noted yet, and it stays a browser of its own.
       const counted =
-        accountId === view.accountId
-          ? view
-          : { ...view, accountId, viewer: accountViewer(view.day, accountId as string) };
+        owner && (view.accountId === null || view.accountId === owner)
+          ? { ...view, accountId: owner, viewer: accountViewer(view.day, owner) }
+          : view;
       byKey.set(`${counted.productId}|${counted.day}|${counted.viewer}`, counted);
     }
     return [...byKey.values()];
