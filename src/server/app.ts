@@ -287,6 +287,7 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   const views = new ViewCounter({
     db: opts.database.db,
     flushMs: opts.config.VIEW_FLUSH_MS,
+    accountViewer: (day, account) => services.fingerprints.viewer(day, { account }),
     onError: (err) => fastify.log[levelOfFailure(err)]({ err }, 'views: a batch was not written'),
   });
   fastify.decorate('views', views);
@@ -371,8 +372,6 @@ export async function app(fastify: FastifyInstance, opts: AppOptions): Promise<v
   // after the answer, not at the next round.
   fastify.addHook('onResponse', async (request, reply) => {
     if (request.method === 'GET' || request.method === 'HEAD') return;
-    // A view of a phone's page (decision 055) writes nothing either would send.
-    if (request.routeOptions.config?.quietWrite) return;
     services.outbox.kick();
     // A refused call changed nothing, so it queued no phone to match.
     if (reply.statusCode < 400) savedSearchAlerts.kick();

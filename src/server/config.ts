@@ -114,6 +114,11 @@ const envSchema = z
     /** How often the views of phones' pages are written, in one batch (decision 055). */
     VIEW_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     /**
+     * Whether views of phones' pages are counted at all (decision 055's addendum): an operator's
+     * switch, and the bench's, which measures the phone page with and without counting.
+     */
+    COUNT_VIEWS: flag(true),
+    /**
      * URLs in one file of the sitemap (/sitemaps/products-N.xml): at most 50,000, the sitemap
      * protocol's limit; the tests set it low to see the files split.
      */

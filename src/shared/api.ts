@@ -669,18 +669,6 @@ export const calls = define({
     query: priceHistoryQuerySchema,
     response: priceHistorySchema,
   },
-  /**
-   * A phone's page was shown (issue 35, decision 055): sent by the page after it shows, counted
-   * later in a batch, one a day per person. Public; the bearer token, when sent, names the person.
-   * Always 204, counted or not: it tells nothing.
-   */
-  recordView: {
-    ...callRoutes.recordView,
-    access: 'public',
-    tag: 'catalog',
-    params: idQuery,
-    response: z.null(),
-  },
   /** What sells: the seller's own figures per listing, per model and by week (issue 35). */
   whatSells: {
     ...callRoutes.whatSells,

@@ -42,7 +42,6 @@ export const callRoutes = {
   relistProduct: route('POST', '/products/:id/relist'),
   priceGuide: route('GET', '/price-guide'),
   priceHistory: route('GET', '/price-guide/history'),
-  recordView: route('POST', '/products/:id/views'),
   whatSells: route('GET', '/what-sells'),
   bulkTemplate: route('GET', '/bulk-uploads/template.csv'),
   bulkUploads: route('GET', '/bulk-uploads'),

@@ -57,6 +57,13 @@ export const QUICK_SALE_DAYS = 7;
 export const WHAT_SELLS_MAX_LISTINGS = 100;
 export const WHAT_SELLS_MAX_MODELS = 20;
 
+/**
+ * The header the phone page's own call for its phone sends (decision 055's addendum): only that
+ * call counts a view, so nothing else that reads a phone (the server's renderer, a script, a
+ * future prefetch) counts one.
+ */
+export const PHONE_SHOWN_HEADER = 'x-phone-shown';
+
 /** Photos of one phone, the cover first (issue 18). */
 export const PRODUCT_PHOTOS_MAX = 6;
 

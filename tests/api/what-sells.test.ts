@@ -1,11 +1,18 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productViews, users } from '../../src/server/db/schema';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { accountDevices, productViews, users } from '../../src/server/db/schema';
+import { noteSeen } from '../../src/server/repositories/trust';
 import { ViewCounter } from '../../src/server/views/view-counter';
+import { PHONE_SHOWN_HEADER } from '../../src/shared/constants';
 import { whatSellsSchema } from '../../src/shared/entities';
 import { type Account, createAccount } from '../helpers/accounts';
 import { createProduct, createSale, uniqueWord } from '../helpers/factories';
-import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { createTestDatabase, type TestApp } from '../helpers/test-app';
 
 const BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -13,6 +20,7 @@ const BROWSER =
 type UserRow = typeof users.$inferSelect;
 
 let t: TestApp;
+let root: string;
 let seller: Account;
 let buyer: Account;
 let sellerRow: UserRow;
@@ -21,10 +29,60 @@ let others: UserRow[];
 const rowOf = async (account: Account) =>
   (await t.database.db.select().from(users).where(eq(users.email, account.email)))[0] as UserRow;
 
+/**
+ * A stand-in for the client's server build (dist/ssr): it renders a phone page from the phone's
+ * data call, as the real renderer does, and counts its renders, so a test tells a page served
+ * from the kept pages from one rendered again.
+ */
+const RENDERER = `
+export async function renderPage(request, fetchApi) {
+  globalThis.pagesRendered = (globalThis.pagesRendered ?? 0) + 1;
+  const [, first, id, ...rest] = new URL(request.url).pathname.split('/');
+  if (first !== 'product' || !id || rest.length > 0) return { status: 200, root: null };
+  const res = await fetchApi('/api/products/' + id);
+  return { status: res.status, root: '<div id="root"><h1>' + res.status + '</h1></div>' };
+}
+`;
+const INDEX =
+  '<!doctype html><html><head><title>Phones</title><meta name="description" content="Used phones">' +
+  '</head><body><div id="root"></div></body></html>';
+
+const rendered = () => (globalThis as { pagesRendered?: number }).pagesRendered ?? 0;
+
 beforeAll(async () => {
-  // Written only when a test flushes: a timer must not write between a test's steps. Public
-  // answers kept, to see that a view keeps them (nothing else here reads them).
-  t = await buildTestApp({ VIEW_FLUSH_MS: '60000', PUBLIC_CACHE_MS: '60000' });
+  root = await mkdtemp(path.join(os.tmpdir(), 'phone-market-views-'));
+  await mkdir(path.join(root, 'client'), { recursive: true });
+  await mkdir(path.join(root, 'ssr'), { recursive: true });
+  await mkdir(path.join(root, 'data'), { recursive: true });
+  await writeFile(path.join(root, 'client', 'index.html'), INDEX);
+  await writeFile(path.join(root, 'ssr', 'entry-server.js'), RENDERER);
+  const database = await createTestDatabase();
+  const config = {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: path.join(root, 'data'),
+      SIGN_UPS_PER_ADDRESS: '1000000',
+      SIGN_UPS_IN_ALL: '1000000',
+      IDENTITY_RATE_LIMIT: '0',
+      // Written only when a test flushes: a timer must not write between a test's steps. Pages
+      // and answers kept a minute, to see that one served from them counts too.
+      VIEW_FLUSH_MS: '60000',
+      PUBLIC_CACHE_MS: '60000',
+    }),
+    CLIENT_DIR: path.join(root, 'client'),
+  };
+  const app = await buildApp({ config, database });
+  t = {
+    app,
+    database,
+    dataDir: config.DATA_DIR,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
   [seller, buyer] = await Promise.all([
     createAccount(t.app, 'seller'),
     createAccount(t.app, 'user'),
@@ -36,11 +94,27 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const view = (id: string, headers: Record<string, string> = {}, remoteAddress = '203.0.113.7') =>
+/** A browser's device cookie (a random id, as the server mints them). */
+const deviceCookie = (id: string) => ({ cookie: `device=${id}` });
+const SELLER_DEVICE = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1';
+const BUYER_DEVICE = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2';
+const SHARED_DEVICE = 'ccccccccccccccccccccccccccccccc3';
+
+/** The phone's page, as a browser asks for it: no token, whatever cookies it keeps. */
+const page = (id: string, headers: Record<string, string> = {}, remoteAddress = '203.0.113.7') =>
   t.app.inject({
-    method: 'POST',
-    url: `/api/products/${id}/views`,
+    method: 'GET',
+    url: `/product/${id}`,
     headers: { 'user-agent': BROWSER, ...headers },
+    remoteAddress,
+  });
+
+/** The phone page's own call for its phone, on a navigation in the browser. */
+const data = (id: string, headers: Record<string, string> = {}, remoteAddress = '203.0.113.7') =>
+  t.app.inject({
+    method: 'GET',
+    url: `/api/products/${id}`,
+    headers: { 'user-agent': BROWSER, [PHONE_SHOWN_HEADER]: '1', ...headers },
     remoteAddress,
   });
 
@@ -57,50 +131,156 @@ async function whatSells(headers = seller.bearer) {
 }
 
 describe('views of a phone page', () => {
-  it('counts one view per person and day: a visitor by address and browser, a buyer by account', async () => {
+  beforeAll(async () => {
+    // The browsers each signed in from, as the trust signals note them (decision 052).
+    const buyerId = (await rowOf(buyer)).id;
+    const device = (id: string) => ({
+      addressHash: null,
+      deviceHash: t.app.fingerprints.device(id),
+    });
+    await noteSeen(t.database.db, sellerRow.id, device(SELLER_DEVICE));
+    await noteSeen(t.database.db, buyerId, device(BUYER_DEVICE));
+    await noteSeen(t.database.db, sellerRow.id, device(SHARED_DEVICE));
+    await noteSeen(t.database.db, buyerId, device(SHARED_DEVICE));
+    expect(await t.database.db.select().from(accountDevices)).toHaveLength(4);
+  });
+
+  it('counts the page, served rendered or kept, once per visitor and day', async () => {
     const phone = await createProduct(t.database.db, sellerRow);
-    for (let i = 0; i < 3; i++) expect((await view(phone.id)).statusCode).toBe(204);
-    // The same buyer from two addresses is one person.
-    await view(phone.id, buyer.bearer, '198.51.100.1');
-    await view(phone.id, buyer.bearer, '198.51.100.2');
-    // Another browser at the same address is another person.
-    await view(phone.id, { 'user-agent': `${BROWSER} Edg/131.0` });
+    const before = rendered();
+    for (let i = 0; i < 3; i++) {
+      const res = await page(phone.id);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    // Rendered once, then served from the kept pages: each counted, one viewer.
+    expect(rendered() - before).toBe(1);
+    expect(await viewsOf(phone.id)).toBe(1);
+    // A page kept from before another visitor came counts theirs: another browser at the same
+    // address, and the same browser from another address, are other visitors.
+    await page(phone.id, { 'user-agent': `${BROWSER} Edg/131.0` });
+    await page(phone.id, {}, '198.51.100.9');
+    expect(rendered() - before).toBe(1);
     expect(await viewsOf(phone.id)).toBe(3);
     // A later flush of the same views adds nothing (another server's batch, say).
-    await view(phone.id);
+    await page(phone.id);
     expect(await viewsOf(phone.id)).toBe(3);
   });
 
-  it('never counts the seller, robots that say so, nor a phone not for sale', async () => {
+  it('counts the phone page’s call for its phone, kept or not, and only that call', async () => {
     const phone = await createProduct(t.database.db, sellerRow);
-    expect((await view(phone.id, seller.bearer)).statusCode).toBe(204);
+    // Without the page's mark (a script, the renderer's own call): nothing.
+    const unmarked = await t.app.inject({
+      url: `/api/products/${phone.id}`,
+      headers: { 'user-agent': BROWSER },
+    });
+    expect(unmarked.statusCode).toBe(200);
+    expect(await viewsOf(phone.id)).toBe(0);
+    // The second is answered from the kept answers, and is still the same visitor's one view.
+    expect((await data(phone.id)).statusCode).toBe(200);
+    expect((await data(phone.id)).statusCode).toBe(200);
+    expect(await viewsOf(phone.id)).toBe(1);
+    // A buyer's token names them: one person from two addresses.
+    await data(phone.id, buyer.bearer, '198.51.100.1');
+    await data(phone.id, buyer.bearer, '198.51.100.2');
+    expect(await viewsOf(phone.id)).toBe(2);
+    // An answer kept from before this phone was read at all still counts its view.
+    const other = await createProduct(t.database.db, sellerRow);
+    await data(other.id, {}, '198.51.100.3');
+    await data(other.id, {}, '198.51.100.4');
+    expect(await viewsOf(other.id)).toBe(2);
+  });
+
+  it('is one view a day for a signed-in person, by the page or the data call', async () => {
+    const phone = await createProduct(t.database.db, sellerRow);
+    // The buyer's browser: the page (no token, their device cookie), then the data call with
+    // their token from another address: one person.
+    await page(phone.id, deviceCookie(BUYER_DEVICE));
+    await data(phone.id, { ...buyer.bearer, ...deviceCookie(BUYER_DEVICE) }, '198.51.100.5');
+    expect(await viewsOf(phone.id)).toBe(1);
+    // A browser nobody signed in from is a visitor of its own, whatever its address.
+    const fresh = 'dddddddddddddddddddddddddddddd44';
+    await page(phone.id, deviceCookie(fresh), '198.51.100.6');
+    await page(phone.id, deviceCookie(fresh), '198.51.100.7');
+    expect(await viewsOf(phone.id)).toBe(2);
+    // A browser the buyer just signed in on, not noted yet: its page and its data call with the
+    // token are still one viewer (the browser), in one batch or in two.
+    const newer = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeee55';
+    await page(phone.id, deviceCookie(newer), '198.51.100.12');
+    expect(await viewsOf(phone.id)).toBe(3);
+    await data(phone.id, { ...buyer.bearer, ...deviceCookie(newer) }, '198.51.100.13');
+    expect(await viewsOf(phone.id)).toBe(3);
+  });
+
+  it('never counts the seller, by token or by a browser they signed in from', async () => {
+    const phone = await createProduct(t.database.db, sellerRow);
+    await data(phone.id, seller.bearer);
+    await page(phone.id, deviceCookie(SELLER_DEVICE));
+    await data(phone.id, deviceCookie(SELLER_DEVICE));
+    // Kept pages too: the seller's visit served from the kept page is left out as well.
+    await page(phone.id, deviceCookie(SELLER_DEVICE), '198.51.100.8');
+    // A browser the seller and another share: it could be the seller, so it is not counted.
+    await page(phone.id, deviceCookie(SHARED_DEVICE));
+    expect(await viewsOf(phone.id)).toBe(0);
+    // The buyer's browser, which only the buyer signed in from, is counted (as the buyer).
+    await page(phone.id, deviceCookie(BUYER_DEVICE));
+    expect(await viewsOf(phone.id)).toBe(1);
+  });
+
+  it('never counts robots that say so, prefetches, nor a phone not for sale', async () => {
+    const phone = await createProduct(t.database.db, sellerRow);
     for (const agent of [
       'Googlebot/2.1 (+http://www.google.com/bot.html)',
       'Mozilla/5.0 (compatible; bingbot/2.0)',
       'Mozilla/5.0 HeadlessChrome/131.0',
       'curl/8.5.0',
       '',
-    ])
-      expect((await view(phone.id, { 'user-agent': agent })).statusCode).toBe(204);
+    ]) {
+      expect((await page(phone.id, { 'user-agent': agent })).statusCode).toBe(200);
+      expect((await data(phone.id, { 'user-agent': agent })).statusCode).toBe(200);
+    }
+    // A link's prefetch or a prerender says so: the page is not shown (yet).
+    await page(phone.id, { 'sec-purpose': 'prefetch' });
+    await page(phone.id, { 'sec-purpose': 'prefetch;prerender' });
+    await page(phone.id, { purpose: 'prefetch' });
+    // HEAD is no showing either.
+    await t.app.inject({
+      method: 'HEAD',
+      url: `/product/${phone.id}`,
+      headers: { 'user-agent': BROWSER },
+    });
     expect(await viewsOf(phone.id)).toBe(0);
     for (const status of ['sold', 'withdrawn', 'held'] as const) {
       const other = await createProduct(t.database.db, sellerRow, { status });
-      await view(other.id);
+      await page(other.id);
+      await data(other.id);
       expect(await viewsOf(other.id)).toBe(0);
     }
   });
 
-  it('answers 204 for a phone that does not exist, and writes nothing', async () => {
-    const res = await view('00000000-0000-4000-8000-000000000000');
-    expect(res.statusCode).toBe(204);
+  it('counts nothing for a phone that does not exist or an id that is not one', async () => {
+    const res = await page('00000000-0000-4000-8000-000000000000');
+    expect(res.statusCode).toBe(404);
+    expect((await data('00000000-0000-4000-8000-000000000001')).statusCode).toBe(404);
+    expect((await page('not-an-id')).statusCode).toBeGreaterThanOrEqual(400);
+    expect((await data('not-an-id')).statusCode).toBe(400);
+    expect(t.app.views.buffered).toBe(1);
     await t.app.views.flush();
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 
-  it('answers 400 for an id that is not one, and counts nothing', async () => {
-    const res = await view('not-an-id');
-    expect(res.statusCode).toBe(400);
+  it('counts nothing when the operator turned counting off', async () => {
+    const phone = await createProduct(t.database.db, sellerRow);
+    await t.app.views.flush();
+    t.app.config.COUNT_VIEWS = false;
+    try {
+      await page(phone.id, {}, '198.51.100.10');
+      await data(phone.id, {}, '198.51.100.11');
+    } finally {
+      t.app.config.COUNT_VIEWS = true;
+    }
     expect(t.app.views.buffered).toBe(0);
+    expect(await viewsOf(phone.id)).toBe(0);
   });
 
   it('keeps at most its bound of views between writes, dropping the rest', async () => {
@@ -114,7 +294,13 @@ describe('views of a phone page', () => {
       },
     });
     const kept = Array.from({ length: 50 }, (_, i) =>
-      counter.record({ productId: phone.id, day: '2026-11-27', viewer: `v${i}`, accountId: null }),
+      counter.record({
+        productId: phone.id,
+        day: '2026-11-27',
+        viewer: `v${i}`,
+        accountId: null,
+        deviceHash: null,
+      }),
     );
     expect(counter.buffered).toBeLessThanOrEqual(5);
     expect(kept.filter((k) => !k).length).toBe(45);
@@ -129,31 +315,15 @@ describe('views of a phone page', () => {
     const servers = [1, 2, 3].map(() => new ViewCounter({ db: t.database.db, flushMs: 60_000 }));
     for (const server of servers)
       for (const viewer of ['a', 'b', 'c'])
-        server.record({ productId: phone.id, day: '2026-11-27', viewer, accountId: null });
+        server.record({
+          productId: phone.id,
+          day: '2026-11-27',
+          viewer,
+          accountId: null,
+          deviceHash: null,
+        });
     await Promise.all(servers.map((s) => s.close()));
     expect(await viewsOf(phone.id)).toBe(3);
-  });
-
-  it('keeps the public answers: a view is no write the catalog shows', async () => {
-    let computed = 0;
-    const read = () =>
-      t.app.publicAnswers.get('what-sells-test', async () => {
-        computed += 1;
-        return { statusCode: 200, body: '[]' } as never;
-      });
-    await read();
-    const phone = await createProduct(t.database.db, sellerRow);
-    expect((await view(phone.id)).statusCode).toBe(204);
-    await read();
-    expect(computed).toBe(1);
-    // Any other write drops them.
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/vitals',
-      payload: { name: 'CLS', value: 0.01, rating: 'good', id: 'v1', path: '/' },
-    });
-    await read();
-    expect(computed).toBe(2);
   });
 });
 
@@ -162,8 +332,8 @@ describe('what sells', () => {
     const phone = await createProduct(t.database.db, sellerRow, {
       createdAt: new Date(Date.now() - 3.5 * 24 * 60 * 60 * 1000),
     });
-    await view(phone.id);
-    await view(phone.id, buyer.bearer);
+    await page(phone.id);
+    await data(phone.id, buyer.bearer);
     const wish = await t.app.inject({
       method: 'POST',
       url: '/api/wishlist',

@@ -59,6 +59,18 @@ export function call<K extends CallName>(name: K, ...[input]: InputArgs<K>): Pro
   );
 }
 
+/**
+ * As `call`, with headers of the caller's own: the phone page marks its call for the phone, the
+ * one that counts a view (decision 055's addendum).
+ */
+export function callWithHeaders<K extends CallName>(
+  name: K,
+  input: CallInput<K>,
+  headers: Record<string, string>,
+): Promise<Answer<K>> {
+  return withToken((token) => send(name, input, token, headers)).then((page) => page.data);
+}
+
 /** One page of a paged list: the first, or the one at `next`, the URL the previous page gave. */
 export function callPage<K extends PagedCall>(
   name: K,

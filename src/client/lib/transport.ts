@@ -85,12 +85,14 @@ async function exchange<T>(
   method: Method,
   body: unknown,
   token: string | null,
+  extraHeaders: Record<string, string> = {},
 ): Promise<Page<T>> {
   let response: Response;
   try {
     response = await fetchApi(url, {
       method,
       headers: {
+        ...extraHeaders,
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `bearer ${token}` } : {}),
@@ -147,14 +149,18 @@ function urlOf<K extends CallName>(name: K, input: CallInput<K>): string {
   return apiPath(callRoutes[name].path, params) + (search ? `?${search}` : '');
 }
 
-/** Sends a call of the contract, with `token` as the spec's bearer header when there is one. */
+/**
+ * Sends a call of the contract, with `token` as the spec's bearer header when there is one, and
+ * `headers` of the caller's own (the phone page's mark that it shows the phone).
+ */
 export function send<K extends CallName>(
   name: K,
   input: CallInput<K>,
   token: string | null = null,
+  headers: Record<string, string> = {},
 ): Promise<Page<Answer<K>>> {
   const { body } = input as { body?: unknown };
-  return exchange(urlOf(name, input), callRoutes[name].method, body, token);
+  return exchange(urlOf(name, input), callRoutes[name].method, body, token, headers);
 }
 
 /** GETs a URL the server handed out (a list's next page), as it was given. */

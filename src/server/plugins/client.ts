@@ -20,6 +20,7 @@ import { levelOfFailure } from '../db/unavailable';
 import imageServing from '../images/image-serving';
 import { IMAGES_URL_PREFIX } from '../images/image-store';
 import type { OwnImageStore } from '../images/image-store-of';
+import { countPageView } from '../views/count-view';
 import type { PublicPage } from './public-answers';
 import { POSITION_COOKIE, positionOf } from './read-routing';
 
@@ -61,6 +62,9 @@ export default fp(async function client(
           seen: need,
         }))
       : SHELL;
+    // Here, not in the renderer: a page served from the kept pages is a view too (decision 055's
+    // addendum). Counting puts it in memory; nothing is read, and the answer stays the same.
+    countPageView(request, page.status);
     if (!page.bodies) return reply.code(page.status).sendFile('index.html', opts.clientDir);
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     if (encoding !== 'identity') reply.header('content-encoding', encoding);

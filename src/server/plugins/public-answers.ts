@@ -108,15 +108,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * that needs no list of which writes touch the catalog, so a new write cannot forget it.
  */
 const mayWrite = (request: FastifyRequest) =>
-  (!SAFE_METHODS.has(request.method) && !request.routeOptions.config?.quietWrite) ||
-  request.url.startsWith(AUTH_BASE_PATH);
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** A write nothing else reacts to: no public answer, mail or alert (contract-routes.ts). */
-    quietWrite?: boolean;
-  }
-}
+  !SAFE_METHODS.has(request.method) || request.url.startsWith(AUTH_BASE_PATH);
 
 export default fp(async function publicAnswers(app: FastifyInstance, { ttlMs }: { ttlMs: number }) {
   const answers = new AnswerCache<PublicAnswer>({ ttlMs, maxEntries: 1000 });

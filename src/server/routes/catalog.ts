@@ -12,6 +12,7 @@ import { listAdvertised, listCategoryProducts } from '../repositories/products';
 import { searchProducts } from '../repositories/search';
 import { findProductPage, findSellerProfile, listSellerListings } from '../repositories/sellers';
 import { findSimilarPhones } from '../repositories/similar';
+import { countDataView } from '../views/count-view';
 import { contractRoutes } from './contract-routes';
 import { setNextLink } from './next-link';
 
@@ -75,14 +76,17 @@ export default contractRoutes((route, app) => {
       }),
   );
 
-  // A deleted phone is gone (404); a sold one keeps its page, marked sold.
-  route('product', { responses: { 404: errorSchema } }, (request, reply) =>
-    sendPublic(request, reply, async (db) => {
+  // A deleted phone is gone (404); a sold one keeps its page, marked sold. The phone page's own
+  // call counts a view (decision 055's addendum) before the kept answer is looked for, so one
+  // served from the kept answers counts too; it costs a token's signature check at most.
+  route('product', { responses: { 404: errorSchema } }, async (request, reply) => {
+    await countDataView(request, request.params.id);
+    return sendPublic(request, reply, async (db) => {
       const page = await findProductPage(db, request.params.id);
       if (!page) throw DomainError.notFound('No such phone');
       return { items: page, nextCursor: null };
-    }),
-  );
+    });
+  });
 
   // Phones like one (issue 33): a 404 for no such phone, as its page.
   route('similarProducts', { responses: { 404: errorSchema } }, (request, reply) =>

@@ -45,12 +45,6 @@ type Extras<K extends CallName> = {
   /** The success status, when it is not 200. */
   status?: number;
   consumes?: string[];
-  /**
-   * A write nothing else reacts to (a view of a phone's page, decision 055): after it the public
-   * answers kept are not dropped and no mail or saved-search alert round is kicked, as they are
-   * after any other write.
-   */
-  quietWrite?: true;
 };
 
 export type DeclareRoute = <K extends CallName>(
@@ -149,7 +143,6 @@ function declarerFor(app: FastifyInstance): DeclareRoute {
               ),
             }
           : {}),
-        ...(extras.quietWrite ? { quietWrite: true } : {}),
       },
       schema: {
         tags: [call.tag],

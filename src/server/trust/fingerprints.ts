@@ -41,7 +41,10 @@ export class Fingerprints {
     this.#key = Buffer.from(hkdfSync('sha256', secret, 'phone-market trust', 'fingerprint', 32));
   }
 
-  #of(kind: 'address' | 'card' | 'device' | 'account' | 'visitor', value: string): string {
+  #of(
+    kind: 'address' | 'card' | 'device' | 'account' | 'browser' | 'visitor',
+    value: string,
+  ): string {
     return createHmac('sha256', this.#key).update(`${kind}:${value}`).digest('base64url');
   }
 
@@ -57,17 +60,22 @@ export class Fingerprints {
   }
 
   /**
-   * Who viewed a phone's page on `day` (issue 35, decision 055): a signed-in account by its id,
-   * a visitor by client address (an IPv6 /64) and browser, each with the day, so the table does
-   * not follow anyone from one day to the next. Private addresses count too: it tells nobody apart.
+   * Who viewed a phone's page on `day` (issue 35, decision 055 and its addendum): a signed-in
+   * account by its id, a browser by its device cookie, else a visitor by client address (an IPv6
+   * /64) and browser, each with the day, so the table does not follow anyone from one day to the
+   * next (and a browser's view is not its device fingerprint of the trust signals). Private
+   * addresses count too: it tells nobody apart.
    */
-  viewer(day: string, who: { account: string } | { ip: string; userAgent: string }): string {
-    return 'account' in who
-      ? this.#of('account', `${day}:${who.account}`)
-      : this.#of(
-          'visitor',
-          `${day}:${clientKey(who.ip.replace(/^::ffff:/i, ''))}:${who.userAgent}`,
-        );
+  viewer(
+    day: string,
+    who: { account: string } | { device: string } | { ip: string; userAgent: string },
+  ): string {
+    if ('account' in who) return this.#of('account', `${day}:${who.account}`);
+    if ('device' in who) return this.#of('browser', `${day}:${who.device}`);
+    return this.#of(
+      'visitor',
+      `${day}:${clientKey(who.ip.replace(/^::ffff:/i, ''))}:${who.userAgent}`,
+    );
   }
 
   /** The fingerprint of a card number, however it was spaced. */

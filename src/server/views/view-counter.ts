@@ -1,11 +1,12 @@
 /**
- * Views of phones' pages, counted without slowing them (issue 35, decision 055): a view is kept
- * in memory and written with the others every few seconds in one statement, at most one row per
- * person, phone and day; a row already there (another server's, an earlier flush's) is left
- * alone. The buffer is bounded: when full it is written early, and views arriving while it is
- * still full are dropped (a flood costs a few views, never memory). The seller's own views and
- * those of phones no buyer can see (sold, withdrawn, held, deleted) are left out as they are
- * written: recording a view reads nothing.
+ * Views of phones' pages, counted without slowing them (issue 35, decision 055 and its
+ * addendum): a view is kept in memory and written with the others every few seconds in one
+ * statement, at most one row per person, phone and day; a row already there (another server's,
+ * an earlier flush's) is left alone. The buffer is bounded: when full it is written early, and
+ * views arriving while it is still full are dropped (a flood costs a few views, never memory).
+ * The seller's own views (by their account, or from a browser they signed in from) and those of
+ * phones no buyer can see (sold, withdrawn, held, deleted) are left out as they are written:
+ * recording a view reads nothing.
  */
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf, uuidArray } from '../db/client';
@@ -18,8 +19,18 @@ export const BOT_AGENT =
 export const countsAsPerson = (userAgent: string | undefined): boolean =>
   userAgent !== undefined && userAgent.trim() !== '' && !BOT_AGENT.test(userAgent);
 
-/** One view as buffered: the phone, the day (UTC), the viewer's fingerprint, their account. */
-export type View = { productId: string; day: string; viewer: string; accountId: string | null };
+/**
+ * One view as buffered: the phone, the day (UTC), the viewer's fingerprint, their account when
+ * a token named it, and the fingerprint of the browser's device cookie when it brought one (as
+ * `account_devices` keeps it: the seller's own browsers are known by it).
+ */
+export type View = {
+  productId: string;
+  day: string;
+  viewer: string;
+  accountId: string | null;
+  deviceHash: string | null;
+};
 
 export type ViewCounterOptions = {
   db: Db;
@@ -27,6 +38,12 @@ export type ViewCounterOptions = {
   maxBuffered?: number;
   /** How often the buffer is written. */
   flushMs?: number;
+  /**
+   * The viewer of an account on a day (`Fingerprints.viewer`): a browser's view whose device only
+   * one account signed in from is counted as that account's, so a person is one viewer on all the
+   * browsers they were noted on.
+   */
+  accountViewer?: (day: string, accountId: string) => string;
   onError?: (err: unknown) => void;
 };
 
@@ -34,6 +51,7 @@ export class ViewCounter {
   readonly #db: Db;
   readonly #max: number;
   readonly #flushMs: number;
+  readonly #accountViewer: ((day: string, accountId: string) => string) | undefined;
   readonly #onError: (err: unknown) => void;
   /** Keyed by phone, day and viewer: a person's second view before a write costs nothing. */
   #buffer = new Map<string, View>();
@@ -46,11 +64,13 @@ export class ViewCounter {
     db,
     maxBuffered = 10_000,
     flushMs = 5_000,
+    accountViewer,
     onError = () => {},
   }: ViewCounterOptions) {
     this.#db = db;
     this.#max = maxBuffered;
     this.#flushMs = flushMs;
+    this.#accountViewer = accountViewer;
     this.#onError = onError;
   }
 
@@ -84,9 +104,10 @@ export class ViewCounter {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#buffer.size === 0) return;
-    const views = [...this.#buffer.values()];
+    let views = [...this.#buffer.values()];
     this.#buffer = new Map();
     try {
+      views = await this.#asAccounts(views);
       // Dates, fingerprints (base64url) and ids: nothing to escape inside the quotes.
       const list = (values: string[]) => `{${values.map((v) => `"${v}"`).join(',')}}`;
       await rowsOf(
@@ -97,16 +118,51 @@ export class ViewCounter {
             ${uuidArray(views.map((v) => v.productId))}::uuid[],
             ${list(views.map((v) => v.day))}::date[],
             ${list(views.map((v) => v.viewer))}::text[],
-            ${list(views.map((v) => v.accountId ?? ''))}::text[]
-          ) as v(product_id, day, viewer, account_id)
+            ${list(views.map((v) => v.accountId ?? ''))}::text[],
+            ${list(views.map((v) => v.deviceHash ?? ''))}::text[]
+          ) as v(product_id, day, viewer, account_id, device_hash)
           join products p on p.id = v.product_id and p.status = 'available'
           join users s on s.email = p.seller_email
           where s.id::text <> v.account_id
+            and not exists (
+              select 1 from account_devices d
+              where d.user_id = s.id and d.device_hash = v.device_hash
+            )
           on conflict do nothing`,
       );
     } catch (err) {
       this.#onError(err);
     }
+  }
+
+  /**
+   * The views of browsers whose device one account alone signed in from, as that account's: one
+   * read of the batch's devices, off the pages' path, so a person is one viewer on all their
+   * noted browsers. A device several accounts used (a shared computer) stays a browser of its own.
+   */
+  async #asAccounts(views: View[]): Promise<View[]> {
+    const accountViewer = this.#accountViewer;
+    const devices = [...new Set(views.flatMap((v) => (v.deviceHash ? [v.deviceHash] : [])))];
+    if (!accountViewer || devices.length === 0) return views;
+    const rows = await rowsOf<{ device_hash: string; user_id: string }>(
+      this.#db,
+      sql`select device_hash, min(user_id::text) as user_id from account_devices
+        where device_hash = any(${`{${devices.map((d) => `"${d}"`).join(',')}}`}::text[])
+        group by device_hash having count(*) = 1`,
+    );
+    const accountOf = new Map(rows.map((r) => [r.device_hash, r.user_id]));
+    const byKey = new Map<string, View>();
+    for (const view of views) {
+      const owner = accountOf.get(view.deviceHash ?? '');
+      // A token naming someone else on a device noted for one account only: that someone's
+      // browser is not noted yet, and it stays a browser of its own.
+      const counted =
+        owner && (view.accountId === null || view.accountId === owner)
+          ? { ...view, accountId: owner, viewer: accountViewer(view.day, owner) }
+          : view;
+      byKey.set(`${counted.productId}|${counted.day}|${counted.viewer}`, counted);
+    }
+    return [...byKey.values()];
   }
 
   /** Writes what is left and stops (the server's close). */

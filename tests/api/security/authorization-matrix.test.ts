@@ -659,17 +659,8 @@ const rows: Record<string, Row> = {
     ok: 200,
     request: get('/api/price-guide/history?modelName=Pixel%208&storage=128%20GB&price=450'),
   },
-  // What sells (issue 35, decision 055): a view of any phone's page is anyone's to report (204,
-  // counted or not); the figures are a seller's own, about their own listings only.
-  'a view of a phone page': {
-    routes: ['POST /api/products/:id/views'],
-    rule: 'anyone',
-    ok: 204,
-    request: async () => ({
-      method: 'POST',
-      url: `/api/products/${(await freshPhone()).id}/views`,
-    }),
-  },
+  // What sells (issue 35, decision 055): the figures are a seller's own, about their own listings
+  // only. Views are counted where the phone's page and data are served, by no call of their own.
   'what sells': {
     routes: ['GET /api/what-sells'],
     rule: 'anySeller',
@@ -1321,7 +1312,8 @@ async function run(app: TestApp, row: Row) {
     const { headers, ...request } = await row.request();
     // Saved searches' alerts run after a successful call's answer (decision 049): settled first.
     await app.app.savedSearchAlerts.idle();
-    // So are the views of phone pages, written in batches (decision 055).
+    // So are the views of phone pages (a phone's data call counts one), written in batches
+    // (decision 055).
     await app.app.views.flush();
     // And the photos and rows of a bulk upload (decision 057).
     await app.app.bulkUploads.idle();

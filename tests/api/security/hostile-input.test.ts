@@ -18,6 +18,7 @@ import { toCsv } from '../../../src/server/csv';
 import { orders, users, wishListItems } from '../../../src/server/db/schema';
 import { calls } from '../../../src/shared/api';
 import { BULK_COLUMNS } from '../../../src/shared/bulk';
+import { PHONE_SHOWN_HEADER } from '../../../src/shared/constants';
 import { type Account, createAccount, createAdmin, SAME_SITE } from '../../helpers/accounts';
 import { advertise, createProduct, orderValues, withCheckDigit } from '../../helpers/factories';
 import { fingerprint } from '../../helpers/fingerprint';
@@ -543,9 +544,10 @@ describe('hostile input to every call', () => {
     );
   });
 
-  // A view of a phone page (issue 35): its real input is the headers, the browser that says who
-  // it is and the token that may name the person; whatever they say, 204 or 400, a bounded
-  // buffer, and never a 5xx when the buffer is written.
+  // A view of a phone page (issue 35, decision 055's addendum), counted by the phone page's call
+  // for its phone: its real input is the headers, the browser that says who it is, the token
+  // that may name the person and the device cookie; whatever they say, 200, 404 or 400, a
+  // bounded buffer, and never a 5xx when the buffer is written.
   it('a view of a phone page, with hostile headers', async () => {
     const header = fc
       .oneof(
@@ -560,13 +562,17 @@ describe('hostile input to every call', () => {
         pathParam('id'),
         fc.option(header),
         fc.option(header),
-        async (id, userAgent, authorization) => {
+        // A device id well formed (counted by it) or anything else (ignored).
+        fc.option(fc.oneof(header, fc.constant('0123456789abcdef0123456789abcdef'))),
+        async (id, userAgent, authorization, cookie) => {
           await expectSafe(t, {
-            method: 'POST',
-            url: `/api/products/${String(id)}/views`,
+            method: 'GET',
+            url: `/api/products/${String(id)}`,
             headers: {
+              [PHONE_SHOWN_HEADER]: '1',
               ...(userAgent === null ? {} : { 'user-agent': userAgent }),
               ...(authorization === null ? {} : { authorization }),
+              ...(cookie === null ? {} : { cookie: `device=${cookie}` }),
             },
           });
         },

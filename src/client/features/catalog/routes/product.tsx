@@ -24,7 +24,6 @@ import { SellerFacts } from '../components/seller-summary';
 import { SimilarPhones } from '../components/similar-phones';
 import { idOrNotFound, notFoundOn } from '../not-found';
 import { CATALOG_TEXT } from '../texts';
-import { useCountView } from '../use-count-view';
 import { usePhoneActions } from '../use-phone-actions';
 
 /**
@@ -158,7 +157,6 @@ export function ProductRoute() {
   // Withdrawn by its seller (issue 19): the page says so, and offers no booking.
   const withdrawn = product.status === 'withdrawn';
   const brand = brandOf(product);
-  useCountView(product);
 
   return (
     <article aria-labelledby="product-title" className="space-y-6">
