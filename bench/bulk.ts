@@ -100,7 +100,11 @@ export async function benchBulk(): Promise<Figure[]> {
     try {
       const form = new FormData();
       form.append('csv', new Blob([new Uint8Array(csv)], { type: 'text/csv' }), 'phones.csv');
-      form.append('zip', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'photos.zip');
+      form.append(
+        'zip',
+        new Blob([new Uint8Array(zip)], { type: 'application/zip' }),
+        'photos.zip',
+      );
       const t0 = performance.now();
       const sent = await fetch(`${origin}/api/bulk-uploads`, {
         method: 'POST',

@@ -14,8 +14,8 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { setImmediate } from 'node:timers/promises';
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import {
   and,
   asc,
