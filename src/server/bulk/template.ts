@@ -20,7 +20,9 @@ const EXAMPLE: readonly CsvCell[] = [
   '$999',
   '14 months',
   'Good',
-  '+1 512 555 0100',
+  // Not `+1 …`: a cell starting with + is written with an apostrophe before it, which every
+  // spreadsheet would show in the example.
+  '(512) 555-0100',
   'Austin, TX',
   'Unlocked, with its box and a charger. A light scratch on the frame.',
   ['front.jpg', 'back.jpg'].join(BULK_PHOTO_SEPARATOR),

@@ -139,8 +139,14 @@ function UploadStatus({ id }: { id: string }) {
   const { data: upload, error } = useQuery(bulkUploadQueryOptions(id));
   const listing = useListBulkUpload();
   const status = upload?.status;
-  // Once rows are listed, My Products and the upload history are out of date.
+  // The history below says each upload's state: it is read again as this one's changes. Once
+  // rows are listed, My Products and the phones' pages are out of date too.
   useEffect(() => {
+    if (!status) return;
+    void queryClient.invalidateQueries({
+      queryKey: bulkUploadsQueryOptions().queryKey,
+      exact: true,
+    });
     if (status === 'done')
       void queryClient.invalidateQueries({ queryKey: queryRoots.products, refetchType: 'active' });
   }, [status, queryClient]);
