@@ -20,7 +20,7 @@ describe('the bulk listing template', () => {
       categoryId: '01',
       specificatons: { ram: '8 GB', storage: '128 GB' },
       condition: 'Good',
-      sellerNumber: '+1 512 555 0100',
+      sellerNumber: '(512) 555-0100',
     });
     expect(imeiProblem(String(row?.body.imei))).toBeNull();
     const lines = bulkTemplateCsv().split('\r\n');
