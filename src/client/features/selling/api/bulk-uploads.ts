@@ -8,16 +8,18 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 /** How often the page asks how far an upload has come while the server works on it. */
 const POLL_MS = 1_000;
 
-const bulkRoot = [...queryRoots.products, 'bulk-uploads'] as const;
+/** Under the products root: listing an upload's rows changes the seller's phones. */
+const ROOT = queryRoots.products;
+const BULK = 'bulk-uploads';
 
 /** The seller's latest uploads (issue 35). Under the products root: listing changes them. */
 export const bulkUploadsQueryOptions = () =>
-  queryOptions({ queryKey: bulkRoot, queryFn: () => call('bulkUploads') });
+  queryOptions({ queryKey: [...ROOT, BULK], queryFn: () => call('bulkUploads') });
 
 /** One upload and its rows, asked again every second while its photos are read or rows listed. */
 export const bulkUploadQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: [...bulkRoot, id],
+    queryKey: [...ROOT, BULK, id],
     queryFn: () => call('bulkUpload', { params: { id } }),
     refetchInterval: (query) => {
       const status = query.state.data?.status;
@@ -50,6 +52,6 @@ export function useListBulkUpload() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call('listBulkUpload', { params: { id } }),
-    onSuccess: (_data, id) => queryClient.invalidateQueries({ queryKey: [...bulkRoot, id] }),
+    onSuccess: (_data, id) => queryClient.invalidateQueries({ queryKey: [...ROOT, BULK, id] }),
   });
 }
