@@ -66,8 +66,11 @@ export const BULK_SERVER_STOPPED =
 export const BULK_PHOTOS_FAILED = 'Your photos could not be read; send the two files again';
 export const BULK_EXPIRED = `This preview waited more than ${BULK_PREVIEW_HOURS} hours; send the two files again`;
 
-/** The start of the name of each upload's private temporary directory. */
-const ZIP_DIR_PREFIX = path.join(tmpdir(), 'phone-market-bulk-');
+/**
+ * The start of the name of each upload's private temporary directory: this process's own, so
+ * what one server (or test worker) leaves behind is told apart from another's.
+ */
+export const ZIP_DIR_PREFIX = path.join(tmpdir(), `phone-market-bulk-${process.pid}-`);
 
 /** Where an arriving ZIP is written: a file in a directory of its own, its owner's alone (0700). */
 export async function privateZipPath(): Promise<string> {
@@ -206,6 +209,8 @@ export class BulkUploads {
             .where(eq(bulkUploads.id, id));
         },
       );
+      // Its photos are in the store now: the ZIP goes before anyone is told it is read.
+      await removeZip(zipPath);
       if (!zip.ok) {
         await this.refuse(id, zip.message);
         return;
