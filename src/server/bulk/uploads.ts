@@ -16,20 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  inArray,
-  isNotNull,
-  isNull,
-  lt,
-  lte,
-  or,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   BULK_PREVIEW_HOURS,
@@ -271,17 +258,17 @@ export class BulkUploads {
           ? 'The photos are still being read; list the rows when the preview shows'
           : 'This upload is not waiting to be listed',
       );
-    const ready = await this.readyCount(id);
-    if (ready === 0)
+    const [shown] = await this.views([upload]);
+    if (!shown?.rowsReady)
       throw DomainError.conflict('No row can be listed; fix the rows and send the files again');
     const [moved] = await this.deps.db
       .update(bulkUploads)
       .set({ status: 'listing', leaseUntil: null, updatedAt: new Date() })
       .where(and(eq(bulkUploads.id, id), eq(bulkUploads.status, 'preview')))
-      .returning({ id: bulkUploads.id });
+      .returning();
     if (!moved) throw DomainError.conflict('This upload is not waiting to be listed');
     this.kick();
-    return this.view(caller, id);
+    return { ...shown, status: moved.status };
   }
 
   /**
@@ -430,17 +417,16 @@ export class BulkUploads {
     return upload;
   }
 
-  private async readyCount(id: string): Promise<number> {
-    const [ready] = await this.deps.db
-      .select({ n: count() })
-      .from(bulkUploadRows)
-      .where(and(eq(bulkUploadRows.uploadId, id), isNotNull(bulkUploadRows.input)));
-    return ready?.n ?? 0;
-  }
-
   /** An upload and its figures, the caller's own. */
   async view(caller: Caller, id: string): Promise<BulkUploadView> {
-    return (await this.views(caller, [await this.own(caller, id)]))[0] as BulkUploadView;
+    return (await this.views([await this.own(caller, id)]))[0] as BulkUploadView;
+  }
+
+  /** An upload, its figures and its rows, the caller's own. */
+  async withRows(caller: Caller, id: string): Promise<BulkUploadView & { rows: BulkRowReport[] }> {
+    const upload = await this.own(caller, id);
+    const [[view], rows] = await Promise.all([this.views([upload]), this.rows(id)]);
+    return { ...(view as BulkUploadView), rows };
   }
 
   /** The caller's latest uploads, newest first. */
@@ -451,10 +437,10 @@ export class BulkUploads {
       .where(eq(bulkUploads.sellerId, caller.id))
       .orderBy(desc(bulkUploads.createdAt))
       .limit(HISTORY);
-    return this.views(caller, uploads);
+    return this.views(uploads);
   }
 
-  private async views(_caller: Caller, uploads: Upload[]): Promise<BulkUploadView[]> {
+  private async views(uploads: Upload[]): Promise<BulkUploadView[]> {
     if (uploads.length === 0) return [];
     const figures = await this.deps.db
       .select({
@@ -489,8 +475,7 @@ export class BulkUploads {
   }
 
   /** An upload's rows as the page shows them, in the file's order. */
-  async rows(caller: Caller, id: string): Promise<BulkRowReport[]> {
-    await this.own(caller, id);
+  private async rows(id: string): Promise<BulkRowReport[]> {
     const rows = await this.deps.db
       .select({
         row: bulkUploadRows.row,

@@ -74,11 +74,9 @@ export default contractRoutes<{ bulk: BulkUploads }>(async (route, app, { bulk }
     },
   );
 
-  route('bulkUpload', { limit: { perMinute: 240 } }, async (request) => {
-    const caller = callerOf(request);
-    const upload = await bulk.view(caller, request.params.id);
-    return { ...upload, rows: await bulk.rows(caller, request.params.id) };
-  });
+  route('bulkUpload', { limit: { perMinute: 240 } }, async (request) =>
+    bulk.withRows(callerOf(request), request.params.id),
+  );
 
   route('listBulkUpload', { limit: { perMinute: 30 }, status: 202 }, async (request, reply) =>
     reply.code(202).send(await bulk.confirm(callerOf(request), request.params.id)),

@@ -32,6 +32,12 @@ export type View = {
   deviceHash: string | null;
 };
 
+/**
+ * Values as one PostgreSQL text array parameter. Dates, fingerprints (base64url) and ids only:
+ * nothing to escape inside the quotes.
+ */
+const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v}"`).join(',')}}`;
+
 export type ViewCounterOptions = {
   db: Db;
   /** The most views kept between writes. */
@@ -108,18 +114,16 @@ export class ViewCounter {
     this.#buffer = new Map();
     try {
       views = await this.#asAccounts(views);
-      // Dates, fingerprints (base64url) and ids: nothing to escape inside the quotes.
-      const list = (values: string[]) => `{${values.map((v) => `"${v}"`).join(',')}}`;
       await rowsOf(
         this.#db,
         sql`insert into product_views (product_id, day, viewer)
           select v.product_id, v.day, v.viewer
           from unnest(
             ${uuidArray(views.map((v) => v.productId))}::uuid[],
-            ${list(views.map((v) => v.day))}::date[],
-            ${list(views.map((v) => v.viewer))}::text[],
-            ${list(views.map((v) => v.accountId ?? ''))}::text[],
-            ${list(views.map((v) => v.deviceHash ?? ''))}::text[]
+            ${textArray(views.map((v) => v.day))}::date[],
+            ${textArray(views.map((v) => v.viewer))}::text[],
+            ${textArray(views.map((v) => v.accountId ?? ''))}::text[],
+            ${textArray(views.map((v) => v.deviceHash ?? ''))}::text[]
           ) as v(product_id, day, viewer, account_id, device_hash)
           join products p on p.id = v.product_id and p.status = 'available'
           join users s on s.email = p.seller_email
@@ -147,7 +151,7 @@ export class ViewCounter {
     const rows = await rowsOf<{ device_hash: string; user_id: string }>(
       this.#db,
       sql`select device_hash, min(user_id::text) as user_id from account_devices
-        where device_hash = any(${`{${devices.map((d) => `"${d}"`).join(',')}}`}::text[])
+        where device_hash = any(${textArray(devices)}::text[])
         group by device_hash having count(*) = 1`,
     );
     const accountOf = new Map(rows.map((r) => [r.device_hash, r.user_id]));
