@@ -153,8 +153,11 @@ export async function startBalancer(
   throw new Error(`haproxy did not accept connections:\n${output}`);
 }
 
-/** The servers haproxy sees as up, from its stats socket (`show stat`, CSV). */
-async function serversUp(statsSocket: string): Promise<string[]> {
+/** One server line of haproxy's `show stat`: its listen or backend, name, state and last check. */
+export type ServerStat = { proxy: string; name: string; status: string; check: string };
+
+/** Every server haproxy knows of, from its stats socket (`show stat`, CSV). */
+export async function serverStats(statsSocket: string): Promise<ServerStat[]> {
   const net = await import('node:net');
   const csv = await new Promise<string>((resolve, reject) => {
     let text = '';
@@ -170,7 +173,18 @@ async function serversUp(statsSocket: string): Promise<string[]> {
   const at = (row: string[], name: string) => row[columns.indexOf(name)] ?? '';
   return rows
     .map((line) => line.split(','))
-    .filter((row) => at(row, 'pxname') === 'servers' && !['BACKEND'].includes(at(row, 'svname')))
-    .filter((row) => at(row, 'status').startsWith('UP'))
-    .map((row) => at(row, 'svname'));
+    .filter((row) => !['FRONTEND', 'BACKEND'].includes(at(row, 'svname')))
+    .map((row) => ({
+      proxy: at(row, 'pxname'),
+      name: at(row, 'svname'),
+      status: at(row, 'status'),
+      check: at(row, 'check_status'),
+    }));
+}
+
+/** The servers haproxy sees as up. */
+async function serversUp(statsSocket: string): Promise<string[]> {
+  return (await serverStats(statsSocket))
+    .filter((s) => s.proxy === 'servers' && s.status.startsWith('UP'))
+    .map((s) => s.name);
 }

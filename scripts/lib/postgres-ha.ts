@@ -16,7 +16,7 @@ import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HAPROXY } from './balancer';
+import { HAPROXY, serverStats } from './balancer';
 import {
   archiveCommand,
   DEFAULT_STANZA,
@@ -496,7 +496,21 @@ export type PostgresBalancer = {
   stop: () => Promise<void>;
 };
 
-/** Starts haproxy for `ha` and resolves once its primary port reaches a primary. */
+/**
+ * Whether haproxy has made up its mind on every node: each has had a check (haproxy 2.6 starts
+ * a server as up before its first one) and none is between states ("UP 1/2"), and the primary
+ * port has exactly one node. Until then the replica port may still reach the primary.
+ */
+function checksSettled(stats: Awaited<ReturnType<typeof serverStats>>): boolean {
+  const settled = stats.every((s) => ['UP', 'DOWN'].includes(s.status) && !s.check.includes('INI'));
+  const primaries = stats.filter((s) => s.proxy === 'postgres_primary' && s.status === 'UP');
+  return settled && primaries.length === 1;
+}
+
+/**
+ * Starts haproxy for `ha` and resolves once its primary port reaches the primary and its
+ * replica port only standbys.
+ */
 export async function startPostgresBalancer(
   ha: PostgresHa,
   { primaryPort = 56500, replicaPort = 56501 }: { primaryPort?: number; replicaPort?: number } = {},
@@ -504,12 +518,10 @@ export async function startPostgresBalancer(
   if (!HAPROXY) throw new Error('haproxy is not installed');
   const dir = mkdtempSync('/tmp/phone-market-ha-haproxy.');
   const file = path.join(dir, 'haproxy.cfg');
+  const statsSocket = path.join(dir, 'stats.sock');
   writeFileSync(
     file,
-    haproxyPostgresConfig(
-      { primaryPort, replicaPort, nodes: ha.nodes },
-      path.join(dir, 'stats.sock'),
-    ),
+    haproxyPostgresConfig({ primaryPort, replicaPort, nodes: ha.nodes }, statsSocket),
   );
   execFileSync(HAPROXY, ['-c', '-q', '-f', file], { stdio: 'pipe' });
   const child = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -533,6 +545,11 @@ export async function startPostgresBalancer(
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
+    const stats = await serverStats(statsSocket).catch(() => []);
+    if (!checksSettled(stats)) {
+      await sleep(200);
+      continue;
+    }
     const client = new pg.Client({ connectionString: primaryUrl, connectionTimeoutMillis: 1000 });
     client.on('error', () => undefined);
     try {
