@@ -4,6 +4,7 @@
  * the image pipeline; writes bench/results/latest.{md,json} and prints each figure next to its
  * target. A benchmark, not a test: it never fails on a missed target.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildClient } from '../scripts/client-build';
@@ -13,6 +14,7 @@ import { benchBalancer } from './balancer';
 import { budgetFigures } from './budgets';
 import { benchBulk } from './bulk';
 import { benchImages } from './images';
+import { benchInteractions } from './interactions';
 import { ROOT, withAppServer } from './lib/app-server';
 import { createDatabase, startPostgres } from './lib/postgres';
 import { type Figure, type PartResult, type Report, summaryOf, writeReport } from './lib/report';
@@ -37,7 +39,7 @@ const appendix: NonNullable<Report['appendix']> = [];
 
 /**
  * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
- * main-thread, api-load, balancer, scale-curve, search, saved-searches, photo-match, replica,
+ * main-thread, interactions, api-load, balancer, scale-curve, search, saved-searches, photo-match, replica,
  * images, signup-flood, views, bulk) and writes
  * bench/results/partial.{md,json}, leaving the whole run's latest.{md,json} as they are.
  * `lighthouse` runs both of its modes, quiet and one core busy, side by side (bench/lighthouse.ts);
@@ -82,6 +84,18 @@ if (wanted('lighthouse') || wanted('main-thread'))
         ),
       );
   });
+
+if (wanted('interactions')) {
+  // A data directory of its own: the demo admin's password is kept there (the review queue).
+  const dataDir = mkdtempSync('/tmp/phone-market-bench-interactions.');
+  try {
+    await withAppServer({ seedDemo: true, dataDir }, async (origin) =>
+      addPart(await step('interactions', () => benchInteractions(origin, dataDir, chromium))),
+    );
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 const needsPostgres = [
   'api-load',

@@ -48,6 +48,11 @@ test('a buyer wish-lists and books a phone, then finds both in the dashboard', a
   await expect(dialog.getByLabel('Email')).toHaveValue(buyer.email);
   await expect(dialog.getByLabel('Price')).toHaveValue('$250');
   await expect(dialog.getByLabel('Model')).toHaveAttribute('readonly', '');
+  // The page behind does not scroll while the form is open (daisyUI's lock, its custom
+  // properties registered as not inherited: decision 058), and scrolls again once it closes.
+  const rootOverflow = () =>
+    page.evaluate(() => getComputedStyle(document.documentElement).overflow);
+  expect(await rootOverflow()).toBe('hidden');
   await dialog.getByRole('button', { name: 'Order' }).click();
   await expect(dialog.getByText('Field Required')).toHaveCount(2);
   await expect(dialog.getByPlaceholder('Meeting Location')).toBeVisible();
@@ -56,6 +61,7 @@ test('a buyer wish-lists and books a phone, then finds both in the dashboard', a
   await dialog.getByRole('button', { name: 'Order' }).click();
   await expect(page.getByText('Your Booking is confirmed.')).toBeVisible();
   await expect(dialog).toBeHidden();
+  expect(await rootOverflow()).not.toBe('hidden');
 
   // This tab offers paying for it instead of booking it again; the other tab, open on the same
   // brand page, is told live (issue 31) and offers no second booking either, without a reload.

@@ -13,7 +13,7 @@ import { toastWithLink } from '@client/lib/toast-with-link';
 import type { Booking, Product, WishListItem } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { addToWishList } from './api/add-to-wish-list';
 import { myBookingsQueryOptions } from './api/my-bookings';
@@ -138,10 +138,23 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
     void session.currentUser().then((current) => current && resume(action, productId));
   });
 
+  // The cards are given the same functions on every render, each calling the latest: a page
+  // re-rendering (its booking form opening) leaves its memoized cards alone (issue 36).
+  const latest = useRef({ wishList, unWishList, book });
+  useLayoutEffect(() => {
+    latest.current = { wishList, unWishList, book };
+  });
+  const stable = useMemo(
+    () => ({
+      wishList: (product: Pick<Product, '_id'>) => latest.current.wishList(product),
+      unWishList: (product: Pick<Product, '_id'>) => latest.current.unWishList(product),
+      book: (product: Product) => latest.current.book(product),
+    }),
+    [],
+  );
+
   return {
-    wishList,
-    unWishList,
-    book,
+    ...stable,
     buyerActions: !user || role.loading || role.role === 'buyer',
     bookingOf: (id) => bookings.data?.find((b) => b.productId === id),
     wishListed: (id) => wishListItemOf(id) !== undefined,

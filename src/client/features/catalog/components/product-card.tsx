@@ -1,12 +1,16 @@
 import { srcSetOf } from '@shared/images';
+import { memo } from 'react';
 import { Link } from 'react-router';
 import { ProductActions, type ProductActionsProps } from './product-actions';
 import { PriceTag, ProductDetails, StatusBadge } from './product-details';
 
 type ProductCardProps = Omit<ProductActionsProps, 'soldBookNow' | 'className'>;
 
-/** A phone in a list (spec: "Product card"); its name leads to the phone's own page. */
-export function ProductCard({
+/**
+ * A phone in a list (spec: "Product card"); its name leads to the phone's own page. Memoized: a
+ * page re-rendering for something else (a booking form opening) does not redo its cards.
+ */
+export const ProductCard = memo(function ProductCard({
   product,
   onWishList,
   onUnWishList,
@@ -61,4 +65,4 @@ export function ProductCard({
       </div>
     </article>
   );
-}
+});
