@@ -7,6 +7,8 @@ import { formatCount } from '@client/lib/format';
 export const CATALOG_TEXT = {
   onlyBuyers: 'Only buyers can book or wish-list phones.',
   bookOnlyBuyers: 'Only buyers can book a phone. Sign in with a buyer account to book it.',
+  /** The booking form's script could not be fetched (issue 36: it is fetched when idle). */
+  bookingNotLoaded: 'The booking form could not be loaded. Check the connection and try again.',
   wishListOnlyBuyers: 'Only buyers can keep a wish list.',
   wishListSignIn: 'Sign in to add it',
   wishListNotAdded: 'The phone was not added to your wish list.',
@@ -132,6 +134,8 @@ export const SEARCH_TEXT = {
 export const SAVE_SEARCH_TEXT = {
   button: 'Save this search',
   title: 'Save this search',
+  /** The dialog's script could not be fetched (issue 36: it is fetched when idle). */
+  notLoaded: 'The form could not be loaded. Check the connection and try again.',
   save: 'Save',
   cancel: 'Cancel',
   saved: 'Search saved',

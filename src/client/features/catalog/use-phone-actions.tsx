@@ -7,6 +7,7 @@ import { signInPathFrom } from '@client/lib/auth/redirect';
 import { loadRole, useRole } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
 import { useAuthUser } from '@client/lib/auth/use-auth';
+import { deferredModule } from '@client/lib/deferred-module';
 import { toastError } from '@client/lib/feedback';
 import { toast } from '@client/lib/toast';
 import { toastWithLink } from '@client/lib/toast-with-link';
@@ -18,9 +19,11 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { addToWishList } from './api/add-to-wish-list';
 import { myBookingsQueryOptions } from './api/my-bookings';
 import { myWishListQueryOptions, removeFromWishList } from './api/my-wish-list';
-import { BookingModal } from './components/booking-modal';
 import { PHONE_ACTIONS, type PhoneAction, phoneActionPath } from './return-path';
 import { CATALOG_TEXT } from './texts';
+
+/** The booking form (and react-hook-form with it) is fetched when idle, not with the page. */
+const bookingModal = deferredModule(() => import('./components/booking-modal'));
 
 export type PhoneActions = {
   wishList: (product: Pick<Product, '_id'>) => Promise<void>;
@@ -104,9 +107,21 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
     await queryClient.invalidateQueries({ queryKey: wishListQuery.queryKey });
   };
 
+  useEffect(() => bookingModal.preloadWhenIdle(), []);
+  /** Opens the booking form once its script is here (fetched now if the idle time did not). */
+  const openBooking = async (product: Product) => {
+    try {
+      await bookingModal.load();
+    } catch (error) {
+      toastError(error, CATALOG_TEXT.bookingNotLoaded);
+      return;
+    }
+    setBooking(product);
+  };
+
   const book = async (product: Product) => {
     // Signed out, the modal asks to sign in; a seller or admin is told at once, with no form.
-    if ((await mayBuy(CATALOG_TEXT.bookOnlyBuyers)) !== false) setBooking(product);
+    if ((await mayBuy(CATALOG_TEXT.bookOnlyBuyers)) !== false) await openBooking(product);
   };
 
   const resume = async (what: PhoneAction, phoneId: string) => {
@@ -114,7 +129,7 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
     if (!(await mayBuy(CATALOG_TEXT.bookOnlyBuyers))) return;
     // Only a phone on the page can show its booking form; a sold one cannot be booked.
     const product = products.find((p) => p._id === phoneId);
-    if (product && product.status !== 'sold') setBooking(product);
+    if (product && product.status !== 'sold') await openBooking(product);
   };
 
   // Back from signing in: reopen the booking form, or add the phone to the wish list, once.
@@ -153,11 +168,14 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
     [],
   );
 
+  const BookingModal = bookingModal.current()?.BookingModal;
   return {
     ...stable,
     buyerActions: !user || role.loading || role.role === 'buyer',
     bookingOf: (id) => bookings.data?.find((b) => b.productId === id),
     wishListed: (id) => wishListItemOf(id) !== undefined,
-    modal: booking && <BookingModal product={booking} onClose={() => setBooking(null)} />,
+    modal: booking && BookingModal && (
+      <BookingModal product={booking} onClose={() => setBooking(null)} />
+    ),
   };
 }

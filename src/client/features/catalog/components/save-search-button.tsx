@@ -2,18 +2,22 @@ import { useResumeAfterSignIn } from '@client/lib/auth/resume-after-sign-in';
 import { loadRole, useRole } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
 import { useAuthUser } from '@client/lib/auth/use-auth';
+import { deferredModule } from '@client/lib/deferred-module';
+import { toastError } from '@client/lib/feedback';
 import { searchName } from '@client/lib/search-summary';
 import { toast } from '@client/lib/toast';
 import { toastWithLink } from '@client/lib/toast-with-link';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type FilterScope, type PhoneFilters, savedSearchOf } from '../phone-filters';
 import { SAVE_SEARCH_TEXT } from '../texts';
-import { SaveSearchDialog } from './save-search-dialog';
 
 /** The parameter that brings a visitor back from signing in with the dialog open. */
 const SAVE_PARAM = 'save-search';
+
+/** The dialog (and react-hook-form with it) is fetched when idle, not with the list (issue 36). */
+const saveSearchDialog = deferredModule(() => import('./save-search-dialog'));
 
 /**
  * "Save this search" (issue 33) for a buyer. A visitor is asked to sign in and comes back to the
@@ -49,8 +53,18 @@ export function SaveSearchButton({
       );
     } else if ((await loadRole(queryClient, current.email)) !== 'buyer')
       toast.error(SAVE_SEARCH_TEXT.onlyBuyers);
-    else setOpen(true);
+    else {
+      try {
+        await saveSearchDialog.load();
+      } catch (error) {
+        toastError(error, SAVE_SEARCH_TEXT.notLoaded);
+        return;
+      }
+      setOpen(true);
+    }
   };
+  useEffect(() => saveSearchDialog.preloadWhenIdle(), []);
+  const SaveSearchDialog = saveSearchDialog.current()?.SaveSearchDialog;
 
   if (user && !role.loading && role.role !== 'buyer') return null;
   return (
@@ -72,7 +86,7 @@ export function SaveSearchButton({
         </svg>
         {SAVE_SEARCH_TEXT.button}
       </button>
-      {open && (
+      {open && SaveSearchDialog && (
         <SaveSearchDialog
           search={search}
           defaultName={searchName(new URLSearchParams(search))}
