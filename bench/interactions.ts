@@ -161,7 +161,11 @@ const INTERACTIONS: Interaction[] = [
       await ready(page);
     },
     act: async (page) => {
-      await page.getByRole('main').getByRole('button', { name: 'Book Now', disabled: false }).first().tap();
+      await page
+        .getByRole('main')
+        .getByRole('button', { name: 'Book Now', disabled: false })
+        .first()
+        .tap();
       await page.getByRole('dialog', { name: /^Book for / }).waitFor();
     },
   },
