@@ -66,10 +66,18 @@ function observeInteractions() {
   }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
 }
 
-const ready = async (page: Page) => {
+/** Goes to `path` and waits until the page has hydrated and its data and late chunks settled. */
+const visit = async (page: Page, path: string) => {
+  await page.goto(path);
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: 60_000 });
-  // The route's data and the chunks loaded after hydration settle before the tap.
   await page.waitForTimeout(1500);
+};
+
+/** The search's filters: a drawer at phone size, opened from the list. */
+const filtersDrawer = (page: Page) => page.getByRole('dialog', { name: 'Filters' });
+const openFilters = async (page: Page) => {
+  await page.getByRole('button', { name: /^Filters/ }).tap();
+  await filtersDrawer(page).waitFor();
 };
 
 /** The longest interaction since the last call, once the browser has painted and reported it. */
@@ -97,27 +105,19 @@ const INTERACTIONS: Interaction[] = [
   {
     name: 'Search: the filters opened',
     who: 'visitor',
-    open: async (page) => {
-      await page.goto('/search');
-      await ready(page);
-    },
-    act: async (page) => {
-      await page.getByRole('button', { name: /^Filters/ }).tap();
-      await page.getByRole('dialog', { name: 'Filters' }).waitFor();
-    },
+    open: (page) => visit(page, '/search'),
+    act: openFilters,
   },
   {
     name: 'Search: a filter ticked',
     who: 'visitor',
     open: async (page) => {
-      await page.goto('/search');
-      await ready(page);
-      await page.getByRole('button', { name: /^Filters/ }).tap();
-      await page.getByRole('dialog', { name: 'Filters' }).waitFor();
+      await visit(page, '/search');
+      await openFilters(page);
       await page.waitForTimeout(500);
     },
     act: async (page) => {
-      const drawer = page.getByRole('dialog', { name: 'Filters' });
+      const drawer = filtersDrawer(page);
       await drawer.getByRole('checkbox', { name: '128 GB' }).tap();
       await drawer.getByRole('checkbox', { name: '128 GB', checked: true }).waitFor();
     },
@@ -126,28 +126,20 @@ const INTERACTIONS: Interaction[] = [
     name: 'Search: the phones shown (the cards re-rendered)',
     who: 'visitor',
     open: async (page) => {
-      await page.goto('/search');
-      await ready(page);
-      await page.getByRole('button', { name: /^Filters/ }).tap();
-      const drawer = page.getByRole('dialog', { name: 'Filters' });
-      await drawer.getByRole('checkbox', { name: '128 GB' }).tap();
+      await visit(page, '/search');
+      await openFilters(page);
+      await filtersDrawer(page).getByRole('checkbox', { name: '128 GB' }).tap();
       await page.waitForTimeout(1000);
     },
     act: async (page) => {
-      await page
-        .getByRole('dialog', { name: 'Filters' })
-        .getByRole('button', { name: 'Show phones' })
-        .tap();
-      await page.getByRole('dialog', { name: 'Filters' }).waitFor({ state: 'hidden' });
+      await filtersDrawer(page).getByRole('button', { name: 'Show phones' }).tap();
+      await filtersDrawer(page).waitFor({ state: 'hidden' });
     },
   },
   {
     name: 'Search: Save this search tapped',
     who: 'buyer',
-    open: async (page) => {
-      await page.goto('/search?q=iphone');
-      await ready(page);
-    },
+    open: (page) => visit(page, '/search?q=iphone'),
     act: async (page) => {
       await page.getByRole('button', { name: 'Save this search' }).tap();
       await page.getByRole('dialog', { name: 'Save this search' }).waitFor();
@@ -156,10 +148,7 @@ const INTERACTIONS: Interaction[] = [
   {
     name: 'Booking: the modal opened',
     who: 'buyer',
-    open: async (page) => {
-      await page.goto('/category/01');
-      await ready(page);
-    },
+    open: (page) => visit(page, '/category/01'),
     act: async (page) => {
       await page
         .getByRole('main')
@@ -172,10 +161,7 @@ const INTERACTIONS: Interaction[] = [
   {
     name: 'Phone page: the next photo',
     who: 'visitor',
-    open: async (page) => {
-      await page.goto(`/product/${setup.galleryPhone}`);
-      await ready(page);
-    },
+    open: (page) => visit(page, `/product/${setup.galleryPhone}`),
     act: async (page) => {
       await page.getByRole('button', { name: 'Next photo' }).tap();
       await page.getByRole('img', { name: /, photo 2 of 3$/ }).waitFor();
@@ -185,8 +171,7 @@ const INTERACTIONS: Interaction[] = [
     name: 'Add A Product: a price typed (the price guide redrawn)',
     who: 'seller',
     open: async (page) => {
-      await page.goto('/dashboard/addaproduct');
-      await ready(page);
+      await visit(page, '/dashboard/addaproduct');
       const [phone] = setup.phones;
       await page.getByLabel('Model name').fill(phone?.modelName ?? 'iPhone 13');
       await page.getByLabel('Storage').selectOption({ index: 1 });
@@ -203,8 +188,7 @@ const INTERACTIONS: Interaction[] = [
     name: 'Messages: a question sent to the seller',
     who: 'buyer',
     open: async (page, run) => {
-      await page.goto(`/product/${phoneFor(run, 0)._id}`);
-      await ready(page);
+      await visit(page, `/product/${phoneFor(run)._id}`);
       const ask = page.getByRole('region', { name: 'Ask the seller' });
       await ask.getByLabel('Your message').fill(`Is it unlocked? (run ${run})`);
     },
@@ -220,10 +204,7 @@ const INTERACTIONS: Interaction[] = [
   {
     name: 'Review queue: a report dismissed',
     who: 'admin',
-    open: async (page) => {
-      await page.goto('/dashboard/review');
-      await ready(page);
-    },
+    open: (page) => visit(page, '/dashboard/review'),
     act: async (page) => {
       await page
         .getByRole('button', { name: /^Dismiss/ })
@@ -235,9 +216,9 @@ const INTERACTIONS: Interaction[] = [
 ];
 
 let setup: Setup;
-/** The demo phone for `run`, `offset` runs along (each interaction that changes one has its own). */
-const phoneFor = (run: number, offset: number) => {
-  const phone = setup.phones[(offset * RUNS + run) % setup.phones.length];
+/** The demo phone for `run`: each run asks about another. */
+const phoneFor = (run: number) => {
+  const phone = setup.phones[run % setup.phones.length];
   if (!phone) throw new Error('no demo phone for sale');
   return phone;
 };

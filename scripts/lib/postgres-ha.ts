@@ -16,7 +16,7 @@ import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HAPROXY, serverStats } from './balancer';
+import { HAPROXY, type ServerStat, serverStats } from './balancer';
 import {
   archiveCommand,
   DEFAULT_STANZA,
@@ -501,7 +501,7 @@ export type PostgresBalancer = {
  * a server as up before its first one) and none is between states ("UP 1/2"), and the primary
  * port has exactly one node. Until then the replica port may still reach the primary.
  */
-function checksSettled(stats: Awaited<ReturnType<typeof serverStats>>): boolean {
+function checksSettled(stats: ServerStat[]): boolean {
   const settled = stats.every((s) => ['UP', 'DOWN'].includes(s.status) && !s.check.includes('INI'));
   const primaries = stats.filter((s) => s.proxy === 'postgres_primary' && s.status === 'UP');
   return settled && primaries.length === 1;

@@ -5,6 +5,7 @@
  * for a Suspense fallback.
  */
 import { loadChunk } from './chunk-load';
+import { toastError } from './feedback';
 
 export type DeferredModule<T> = {
   /** Fetches the module once; resolves when it can be used. A failed fetch is tried again. */
@@ -40,4 +41,21 @@ export function deferredModule<T>(importer: () => Promise<T>): DeferredModule<T>
       whenIdle(() => void load().catch(() => undefined));
     },
   };
+}
+
+/**
+ * Fetches `deferred` for a tap that needs it: true once it is here; false when it cannot be
+ * fetched, having said `notLoaded` in a toast (the next tap tries again).
+ */
+export async function loadForTap<T>(
+  deferred: DeferredModule<T>,
+  notLoaded: string,
+): Promise<boolean> {
+  try {
+    await deferred.load();
+    return true;
+  } catch (error) {
+    toastError(error, notLoaded);
+    return false;
+  }
 }

@@ -7,7 +7,7 @@ import { signInPathFrom } from '@client/lib/auth/redirect';
 import { loadRole, useRole } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
 import { useAuthUser } from '@client/lib/auth/use-auth';
-import { deferredModule } from '@client/lib/deferred-module';
+import { deferredModule, loadForTap } from '@client/lib/deferred-module';
 import { toastError } from '@client/lib/feedback';
 import { toast } from '@client/lib/toast';
 import { toastWithLink } from '@client/lib/toast-with-link';
@@ -110,13 +110,7 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
   useEffect(() => bookingModal.preloadWhenIdle(), []);
   /** Opens the booking form once its script is here (fetched now if the idle time did not). */
   const openBooking = async (product: Product) => {
-    try {
-      await bookingModal.load();
-    } catch (error) {
-      toastError(error, CATALOG_TEXT.bookingNotLoaded);
-      return;
-    }
-    setBooking(product);
+    if (await loadForTap(bookingModal, CATALOG_TEXT.bookingNotLoaded)) setBooking(product);
   };
 
   const book = async (product: Product) => {

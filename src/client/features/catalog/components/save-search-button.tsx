@@ -2,8 +2,7 @@ import { useResumeAfterSignIn } from '@client/lib/auth/resume-after-sign-in';
 import { loadRole, useRole } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
 import { useAuthUser } from '@client/lib/auth/use-auth';
-import { deferredModule } from '@client/lib/deferred-module';
-import { toastError } from '@client/lib/feedback';
+import { deferredModule, loadForTap } from '@client/lib/deferred-module';
 import { searchName } from '@client/lib/search-summary';
 import { toast } from '@client/lib/toast';
 import { toastWithLink } from '@client/lib/toast-with-link';
@@ -53,15 +52,7 @@ export function SaveSearchButton({
       );
     } else if ((await loadRole(queryClient, current.email)) !== 'buyer')
       toast.error(SAVE_SEARCH_TEXT.onlyBuyers);
-    else {
-      try {
-        await saveSearchDialog.load();
-      } catch (error) {
-        toastError(error, SAVE_SEARCH_TEXT.notLoaded);
-        return;
-      }
-      setOpen(true);
-    }
+    else if (await loadForTap(saveSearchDialog, SAVE_SEARCH_TEXT.notLoaded)) setOpen(true);
   };
   useEffect(() => saveSearchDialog.preloadWhenIdle(), []);
   const SaveSearchDialog = saveSearchDialog.current()?.SaveSearchDialog;
