@@ -54,6 +54,8 @@ type Run = {
   accessibility?: number;
   bestPractices?: number;
   seo?: number;
+  /** Lighthouse's back/forward cache audit: 1 when the page is restored from it, else 0. */
+  bfCache?: number;
 };
 
 const ALL_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
@@ -83,6 +85,7 @@ export async function lighthouseRun(url: string, port: number, categories: strin
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
     seo: score('seo'),
+    bfCache: audits['bf-cache']?.score ?? undefined,
   };
 }
 
@@ -258,6 +261,10 @@ function reportOf(measured: PageRuns[], dark: Figure[], chromium: string): PartR
     );
     add(`${page.label} CLS, quiet`, of(quiet, 'cls'), '', { op: '<=', value: 0.02 });
     add(`${page.label} accessibility`, of(quiet, 'accessibility'), '', { op: '>=', value: 98 });
+    add(`${page.label} back/forward cache (1: kept)`, of(quiet, 'bfCache'), '', {
+      op: '>=',
+      value: 1,
+    });
     add(`${page.label} best practices`, of(quiet, 'bestPractices'), '');
     add(`${page.label} SEO`, of(quiet, 'seo'), '');
     if (page.path === '/') {

@@ -3,6 +3,10 @@
  * with fetch so that it carries the access token like every call (EventSource cannot). It tells
  * only that something is new; the listener asks the usual calls. Lost, it opens again after 2
  * seconds, then longer up to a minute; the pages' own polling covers the time between.
+ *
+ * A page kept in the back/forward cache (issue 36) closes its stream as it is left and opens it
+ * again when it is shown once more: what changed meanwhile is then asked for, as after any
+ * reconnection.
  */
 import { API_BASE, callRoutes } from '@shared/call-routes';
 import { LIVE_RECONNECTED } from '@shared/live';
@@ -13,7 +17,6 @@ const LONGEST_RETRY_MS = 60_000;
 
 /** Calls `onEvent` with each event's name until the answer is called. */
 export function subscribeLive(onEvent: (name: string) => void): () => void {
-  const controller = new AbortController();
   let wait = FIRST_RETRY_MS;
 
   const readEvents = async (body: ReadableStream<Uint8Array>) => {
@@ -34,14 +37,14 @@ export function subscribeLive(onEvent: (name: string) => void): () => void {
     }
   };
 
-  const connect = async () => {
-    while (!controller.signal.aborted) {
+  const connect = async (signal: AbortSignal) => {
+    while (!signal.aborted) {
       try {
         const token = getAccessToken();
         if (!token) return;
         const res = await fetch(`${API_BASE}${callRoutes.liveEvents.path}`, {
           headers: { authorization: `bearer ${token}`, accept: 'text/event-stream' },
-          signal: controller.signal,
+          signal,
         });
         if (res.status === 401) await session.renewToken();
         else if (res.ok && res.body) {
@@ -52,11 +55,31 @@ export function subscribeLive(onEvent: (name: string) => void): () => void {
       } catch {
         // Offline, or the server restarted: tried again below.
       }
-      if (controller.signal.aborted) return;
+      if (signal.aborted) return;
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(wait * 2, LONGEST_RETRY_MS);
     }
   };
-  void connect();
-  return () => controller.abort();
+
+  let stream = new AbortController();
+  const open = () => {
+    stream.abort();
+    stream = new AbortController();
+    wait = FIRST_RETRY_MS;
+    void connect(stream.signal);
+  };
+  const left = (event: PageTransitionEvent) => {
+    if (event.persisted) stream.abort();
+  };
+  const back = (event: PageTransitionEvent) => {
+    if (event.persisted) open();
+  };
+  addEventListener('pagehide', left);
+  addEventListener('pageshow', back);
+  void connect(stream.signal);
+  return () => {
+    stream.abort();
+    removeEventListener('pagehide', left);
+    removeEventListener('pageshow', back);
+  };
 }
