@@ -86,6 +86,16 @@ const SAME_ON_EITHER_DATABASE = [
 const OWN_POSTGRES = ['tests/api/point-in-time-recovery.test.ts', 'tests/api/read-replica.test.ts'];
 
 /**
+ * API files that never touch the run's database (PGlite by nature: the backup and the data
+ * directory's files, or none at all): the PostgreSQL pass would run them again unchanged.
+ */
+const NO_RUN_DATABASE = [
+  'tests/api/backup.test.ts',
+  'tests/api/private-data-dir.test.ts',
+  'tests/api/soak-race-check.test.ts',
+];
+
+/**
  * Files that run Patroni's replicated PostgreSQL (issue 32) on its fixed ports: one at a time,
  * in a step of their own after the API passes, so two never start a cluster at once and the
  * failover soak's 200 users do not share the cores with the parallel API files.
@@ -107,7 +117,8 @@ vitest('api on PGlite', 'api', withoutPostgres, [
   ...(TEST_DATABASE_URL ? [...SAME_ON_EITHER_DATABASE, ...OWN_POSTGRES] : []),
   ...REPLICATED_CLUSTER,
 ]);
-if (TEST_DATABASE_URL) vitest('api on PostgreSQL', 'api', process.env, REPLICATED_CLUSTER);
+if (TEST_DATABASE_URL)
+  vitest('api on PostgreSQL', 'api', process.env, [...NO_RUN_DATABASE, ...REPLICATED_CLUSTER]);
 else console.info('\n▷ api on PostgreSQL: skipped (set TEST_DATABASE_URL to run it; .ci/run does)');
 vitest('replicated PostgreSQL (failover)', 'api', process.env, [], REPLICATED_CLUSTER);
 
