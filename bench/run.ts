@@ -25,6 +25,7 @@ import { benchReplica } from './replica';
 import { benchSavedSearches } from './saved-searches';
 import { benchScaleCurve } from './scale-curve';
 import { benchSearch } from './search';
+import { benchSearchTenMillion, KEPT_DIR } from './search-10m';
 import { benchSignUpFlood } from './signup-flood';
 import { benchViews } from './views';
 
@@ -39,8 +40,8 @@ const appendix: NonNullable<Report['appendix']> = [];
 
 /**
  * `npm run bench -- --only=search,lighthouse` runs those parts alone (names: budgets, lighthouse,
- * main-thread, interactions, api-load, balancer, scale-curve, search, saved-searches, photo-match, replica,
- * images, signup-flood, views, bulk) and writes
+ * main-thread, interactions, api-load, balancer, scale-curve, search, search-10m, saved-searches,
+ * photo-match, replica, images, signup-flood, views, bulk) and writes
  * bench/results/partial.{md,json}, leaving the whole run's latest.{md,json} as they are.
  * `lighthouse` runs both of its modes, quiet and one core busy, side by side (bench/lighthouse.ts);
  * `main-thread` is the unthrottled script evaluation per page and its top scripts
@@ -56,7 +57,9 @@ const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   const t = Date.now();
   console.info(`bench: ${name}…`);
   const out = await work();
-  console.info(`bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+  const took = (Date.now() - t) / 1000;
+  console.info(`bench: ${name} done in ${took.toFixed(0)} s`);
+  figures.push({ section: 'How long each part took', name, value: took, unit: 's' });
   return out;
 };
 
@@ -159,6 +162,13 @@ try {
   stopPostgres();
 }
 
+// Its own PostgreSQL, whose ten million phones are kept between runs (bench/search-10m.ts).
+if (wanted('search-10m')) {
+  figures.push(...(await step('search at ten million', benchSearchTenMillion)));
+  notes.push(
+    `The ten million phones are kept in ${KEPT_DIR} (BENCH_10M_DIR); remove it to build them anew.`,
+  );
+}
 // A primary and a standby of its own (the shared PostgreSQL above has no replica).
 if (wanted('replica')) figures.push(...(await step('read replica', benchReplica)));
 if (wanted('images')) figures.push(...(await step('image pipeline', benchImages)));

@@ -110,8 +110,20 @@ async function countProducts(db: Db): Promise<number> {
   return result.rows[0]?.n ?? 0;
 }
 
-/** Adds products until there are `total`; answers how many there are now. */
-export async function seedScale(db: Db, total: number): Promise<number> {
+/**
+ * Adds products until there are `total`; answers how many there are now. `soldPercent`: the share
+ * of them sold, in percent (a third when not given).
+ */
+export async function seedScale(
+  db: Db,
+  total: number,
+  { soldPercent }: { soldPercent?: number } = {},
+): Promise<number> {
+  // Picked by another hash digit than the filters use, so the sold ones are like the rest.
+  const sold =
+    soldPercent === undefined
+      ? sql.raw('h % 3 = 0')
+      : sql.raw(`(h / 23) % 100 < ${Math.round(soldPercent)}`);
   await db
     .insert(users)
     .values([
@@ -148,7 +160,7 @@ export async function seedScale(db: Db, total: number): Promise<number> {
         '+1 512 555 0100',
         case when g % 2 = 0 then ${SCALE_SELLER.email} else ${SCALE_SELLER_UNVERIFIED.email} end,
         ARRAY['/images/0123456789abcdef0123456789abcdef-640.webp'],
-        case when h % 3 = 0 then 'sold' else 'available' end
+        case when ${sold} then 'sold' else 'available' end
       from generate_series(${from}::int, ${to}::int) as g,
         lateral (select (g::bigint * 2654435761 % 2147483647)::int as h) as hashed`);
     await db.execute(sql`

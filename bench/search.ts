@@ -52,7 +52,7 @@ async function deepPageUrl(origin: string, query: string): Promise<string> {
 }
 
 /** EXPLAIN ANALYZE of every statement the repository sends for `query`. */
-async function plansOf(databaseUrl: string, query: string): Promise<string[]> {
+export async function plansOf(databaseUrl: string, query: string): Promise<string[]> {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 2,
@@ -85,7 +85,7 @@ async function plansOf(databaseUrl: string, query: string): Promise<string[]> {
 export type SearchBench = { figures: Figure[]; plans: string[] };
 
 const METRICS_TOKEN = 'bench-search-metrics';
-const SERVER_ENV = {
+export const SERVER_ENV = {
   PUBLIC_CACHE_MS: '0',
   SEARCH_RATE_LIMIT: '1000000000',
   METRICS_TOKEN,
@@ -95,7 +95,7 @@ const SERVER_ENV = {
  * Waits until the server's search counts hold the catalog (decision 034: read again after a bulk
  * load, the database counting meanwhile); answers how long that took, in seconds.
  */
-async function countsRead(origin: string): Promise<number> {
+export async function countsRead(origin: string): Promise<number> {
   const started = Date.now();
   for (;;) {
     const health = (await (await fetch(`${origin}/api/health`)).json()) as { searchCounts: string };
@@ -107,7 +107,7 @@ async function countsRead(origin: string): Promise<number> {
 }
 
 /** The server process's resident memory, in MB, from its metrics. */
-async function residentMb(origin: string): Promise<number> {
+export async function residentMb(origin: string): Promise<number> {
   const text = await (
     await fetch(`${origin}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
   ).text();
@@ -115,10 +115,10 @@ async function residentMb(origin: string): Promise<number> {
   return bytes / 1024 / 1024;
 }
 
-type Timed = { name: string; query: string; p50: number; p99: number };
+export type Timed = { name: string; query: string; p50: number; p99: number };
 
 /** Each search's median and p99 against `origin` (the deep page's URL found by following links). */
-async function p99s(origin: string): Promise<Timed[]> {
+export async function p99s(origin: string): Promise<Timed[]> {
   const out: Timed[] = [];
   for (const [i, search] of SEARCHES.entries()) {
     const url =

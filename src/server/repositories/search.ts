@@ -166,7 +166,6 @@ export const countFilters = (
   q: Omit<SearchQuery, 'limit' | 'cursor'>,
   location: string | undefined,
 ): CountQuery => ({
-  includeSold: q.includeSold === true,
   brand: q.brand,
   ram: q.ram,
   storage: q.storage,
@@ -298,10 +297,10 @@ async function wordsAsKnown(db: Db, q: string): Promise<{ lexemes: string[]; all
 async function anyMatch(
   db: Db,
   where: SQL[],
-  counted: CountQuery,
+  counted: CountQuery | null,
   now: CountsNow | null,
 ): Promise<boolean> {
-  const found = now?.count(counted, 0);
+  const found = counted && now?.count(counted, 0);
   if (found !== undefined && found !== null) return found > 0;
   const [row] = await db
     .select({ one: sql`1` })
@@ -323,8 +322,10 @@ export async function searchProducts(
   counts?: SearchCounts,
   cap: number = SEARCH_COUNT_CAP,
 ): Promise<SearchAnswer> {
-  // The index beside the table, once current: asked once, for every step of this search.
-  const now = (await counts?.now()) ?? null;
+  // The index beside the table, once current: asked once, for every step of this search. It
+  // holds only the phones for sale (decision 059): a search that includes sold ones is the
+  // database's alone.
+  const now = q.includeSold ? null : ((await counts?.now()) ?? null);
   const words = searchWords(q.q);
   const base = filters(q);
   const location =
@@ -333,24 +334,30 @@ export async function searchProducts(
           ?.folded
       : undefined;
   let where = base;
-  // What the counts beside the table are asked: null when they cannot take these words exactly.
-  let counted: CountQuery | null = countFilters(q, location);
+  // What the counts beside the table are asked: null when they cannot take these words exactly
+  // (or are not asked).
+  let counted: CountQuery | null = now && countFilters(q, location);
   let closeMatches = false;
   if (q.q && words.length > 0) {
     const typed = await wordsAsKnown(db, q.q);
     where = [...base, wordsAsTyped(q.q)];
     // No word at all (only signs): the full-text query is empty and matches nothing.
-    counted.words = typed.lexemes.length === 0 ? 'none' : typed.lexemes.map((w) => [{ all: [w] }]);
+    if (counted) {
+      counted.words =
+        typed.lexemes.length === 0 ? 'none' : typed.lexemes.map((w) => [{ all: [w] }]);
+    }
     // Loosely only when nothing matches as typed (checked on every page, so paging stays in one
     // mode).
     if (!typed.allKnown || !(await anyMatch(db, where, counted, now))) {
       const loose = await wordsLoosely(db, words);
       where = [...base, loose?.where ?? sql`false`];
-      counted = !loose
-        ? { ...counted, words: 'none' }
-        : loose.clauses
-          ? { ...counted, words: loose.clauses }
-          : null;
+      counted =
+        counted &&
+        (!loose
+          ? { ...counted, words: 'none' }
+          : loose.clauses
+            ? { ...counted, words: loose.clauses }
+            : null);
       closeMatches = true;
     }
   }

@@ -78,10 +78,6 @@ export function criteriaOf(
   q: SavedQuery,
   made: { words: readonly string[]; locationLower: string | null },
 ): Criteria {
-  const {
-    includeSold: _sold,
-    words: _none,
-    ...filters
-  } = countFilters(q, made.locationLower ?? undefined);
+  const { words: _none, ...filters } = countFilters(q, made.locationLower ?? undefined);
   return { ...filters, words: made.words };
 }

@@ -4,8 +4,10 @@
  * PostgreSQL spends 25-50 ms intersecting the long lists of common keys ("available",
  * "128 GB", "iphone").
  *
- * Each phone for sale or sold is a slot: its filter values in typed arrays, its words in one
- * sorted list of slots per word, and the two sort orders. A count intersects the words' lists (or
+ * Each phone for sale is a slot: its filter values in typed arrays, its words in one sorted list
+ * of slots per word, and the two sort orders. Sold phones are not held (decision 059): they
+ * only accumulate, nine in ten of a catalog of years, and a search that includes them is the
+ * database's. A count intersects the words' lists (or
  * walks every slot) and checks the filters on each, stopping past the cap; a page is the matches
  * sorted (at most the cap of them) or the sort's order walked from the cursor (more). PostgreSQL
  * then reads only the page's phones, with the search's conditions.
@@ -38,7 +40,6 @@ export type WordsAlternative = { all: readonly string[] } | { prefix: string };
  * nothing.
  */
 export type CountQuery = {
-  includeSold: boolean;
   brand?: readonly string[];
   ram?: readonly string[];
   storage?: readonly string[];
@@ -59,9 +60,8 @@ export type PageOrder =
   | { sort: 'price-asc' | 'price-desc'; after?: { price: number; seq: number } };
 
 const AVAILABLE = 0;
-const SOLD = 1;
-/** A slot whose phone changed (it has a newer slot), left the market or was deleted. */
-const GONE = 2;
+/** A slot whose phone changed (it has a newer slot), was sold, withdrawn or deleted. */
+const GONE = 1;
 /** Battery health not stated. */
 const NO_HEALTH = -1;
 /** Phones read at once while the index is built. */
@@ -274,7 +274,7 @@ class Slots {
     this.seqOf = grown(this.seqOf);
   }
 
-  /** The phone's row as it is now, or its absence (deleted, withdrawn): its old slot goes. */
+  /** The phone's row as it is now, or its absence (deleted): its old slot goes. */
   put(seq: number, row: PhoneRow | undefined): void {
     this.changes++;
     const old = this.slotOfSeq.get(seq);
@@ -283,10 +283,11 @@ class Slots {
       this.slotOfSeq.delete(seq);
       this.gone++;
     }
-    if (!row || (row.status !== 'available' && row.status !== 'sold')) return;
+    // Only phones for sale are held: a sold one, like a withdrawn one, leaves.
+    if (!row || row.status !== 'available') return;
     if (this.size === this.status.length) this.grow();
     const slot = this.size++;
-    this.status[slot] = row.status === 'sold' ? SOLD : AVAILABLE;
+    this.status[slot] = AVAILABLE;
     this.brand[slot] = this.brands.code(row.category_id);
     this.ram[slot] = this.rams.code(row.ram);
     this.storage[slot] = this.storages.code(row.storage);
@@ -540,7 +541,6 @@ class Slots {
 
   /** The slots the words allow (null: any), and the test of every other condition. */
   private matcher(q: CountQuery, candidates: Candidates): Matcher {
-    const statusOk = new Uint8Array([1, q.includeSold ? 1 : 0, 0]);
     const brandOk = q.brand && this.brands.flags(q.brand);
     const ramOk = q.ram && this.rams.flags(q.ram);
     const storageOk = q.storage && this.storages.flags(q.storage);
@@ -565,7 +565,7 @@ class Slots {
       this;
     const health0 = minHealth ?? -Infinity;
     const matches = (slot: number): boolean =>
-      statusOk[status[slot] as number] === 1 &&
+      status[slot] === AVAILABLE &&
       (!locationOk || locationOk[location[slot] as number] === 1) &&
       (!verifiedOk || verifiedOk[seller[slot] as number] === 1) &&
       (!brandOk || brandOk[brand[slot] as number] === 1) &&
@@ -723,7 +723,7 @@ export class SearchCounts {
     return this.slots !== null && !this.rebuilding && !this.closed;
   }
 
-  /** The phones held (for sale and sold). */
+  /** The phones held (those for sale). */
   get phones(): number {
     return this.slots ? this.slots.size - this.slots.gone : 0;
   }
@@ -866,15 +866,29 @@ export class SearchCounts {
       // Phones named before now are read with all the others.
       this.changed.clear();
       const next = new Slots(this.recentMax);
-      let after = 0;
-      for (;;) {
-        const rows = await this.rows(
-          sql`status in ('available', 'sold') and seq > ${after} order by seq limit ${BATCH}`,
-        );
+      // Read in windows of seqs, each about BATCH phones for sale, in seq order (slot order is
+      // seq order). A window, not `order by seq limit`: with nine in ten phones sold the
+      // database sorted every phone for sale past the cursor to find the first BATCH of them,
+      // seconds a batch at ten million (decision 059). Phones added after `last` was read are
+      // named by their notices, applied once this is done.
+      const [top] = await rowsOf<{ last: string | number }>(
+        this.database.db,
+        sql`select coalesce(max(seq), 0) as last from products`,
+      );
+      const last = Number(top?.last ?? 0);
+      let from = 0;
+      let width = BATCH;
+      while (from < last) {
+        const to = from + width;
+        const rows = await this.rows(sql`status = 'available' and seq > ${from} and seq <= ${to}`);
+        rows.sort((a, b) => Number(a.seq) - Number(b.seq));
         for (const row of rows) next.put(Number(row.seq), row);
-        if (rows.length < BATCH) break;
-        after = Number(rows.at(-1)?.seq);
         if (this.closed) return;
+        from = to;
+        // The next window as wide as this one's share of phones for sale says holds BATCH.
+        width = Math.round(
+          Math.min(width * 8, Math.max(1_000, (width * BATCH) / Math.max(rows.length, 1))),
+        );
       }
       await this.readSellers(next);
       next.sortAll();
