@@ -36,16 +36,12 @@ export function PriceTag({ product, large = false }: { product: Product; large?:
   );
 }
 
-/**
- * A row of the list: its term and its value straight in the list's grid, with no element around
- * them (24 cards a page: every element is restyled when a dialog opens, issue 36).
- */
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <>
-      <dt className="border-b border-base-200 py-1 pr-2 text-base-content/70">{label}</dt>
-      <dd className="border-b border-base-200 py-1 text-right font-medium">{children}</dd>
-    </>
+    <div className="flex justify-between gap-2 border-b border-base-200 py-1">
+      <dt className="opacity-70">{label}</dt>
+      <dd className="text-right font-medium">{children}</dd>
+    </div>
   );
 }
 
@@ -59,7 +55,7 @@ export function ProductDetails({
 }) {
   const { ram, storage, color, battery } = product.specificatons;
   return (
-    <dl className={`grid grid-cols-[auto_1fr] ${className}`}>
+    <dl className={className}>
       <Detail label="RAM">{ram}</Detail>
       <Detail label="Storage">{storageLabel(storage)}</Detail>
       <Detail label="Color">{color}</Detail>
