@@ -17,7 +17,14 @@ import { sequentialLatency } from './lib/load';
 import { keptDatabase, startPostgres } from './lib/postgres';
 import type { Figure } from './lib/report';
 import { seedScale } from './scale-seed';
-import { countsRead, p99s, residentMb, SERVER_ENV } from './search';
+import {
+  againCountedByDatabase,
+  countsRead,
+  p99Figure,
+  p99s,
+  residentMb,
+  SERVER_ENV,
+} from './search';
 
 const SECTION = 'Search at ten million phones (PostgreSQL, GET /api/search, PUBLIC_CACHE_MS=0)';
 export const TEN_MILLION = 10_000_000;
@@ -112,56 +119,26 @@ export async function benchSearchTenMillion(): Promise<Figure[]> {
             note: 'the whole process (resident), after the counts are read',
           },
         );
-        await withAppServer(
-          {
-            databaseUrl,
-            dataDir,
-            seedDemo: false,
-            env: { ...SERVER_ENV, SEARCH_COUNTS: 'database' },
-          },
-          async (plain) => {
-            figures.push({
+        figures.push(
+          ...(await againCountedByDatabase(
+            origin,
+            { databaseUrl, dataDir },
+            {
               section: SECTION,
-              name: `memory of the search counts at ${AT}`,
-              value: (await residentMb(origin)) - (await residentMb(plain)),
-              unit: 'MB',
-              target: { op: '<=', value: 512 },
-              note: 'resident memory of the server holding them minus one that does not',
-            });
-            for (const { name, p50, p99 } of await p99s(plain)) {
-              figures.push({
-                section: SECTION,
-                name: `${name} at ${AT}, counted in PostgreSQL: p99`,
-                value: p99,
-                unit: 'ms',
-                note: `for comparison (SEARCH_COUNTS=database); median ${p50.toFixed(2)} ms`,
-              });
-            }
-          },
+              at: AT,
+              memoryTarget: { op: '<=', value: 512 },
+            },
+          )),
         );
         const timed = await p99s(origin);
-        for (const { name, query, p50, p99 } of timed) {
-          figures.push({
-            section: SECTION,
-            name: `${name} at ${AT}: p99`,
-            value: p99,
-            unit: 'ms',
-            target: { op: '<=', value: 50 },
-            note: `median ${p50.toFixed(2)} ms; \`${query}\``,
-          });
-        }
+        for (const search of timed) figures.push(p99Figure(SECTION, search, AT));
         for (const { name, query } of SOLD_TOO) {
           const url = `${origin}/api/search?${query}`;
           await sequentialLatency(url, 20);
-          const { p50, p99 } = await sequentialLatency(url, 200);
-          figures.push({
-            section: SECTION,
-            name: `${name} at ${AT}: p99`,
-            value: p99,
-            unit: 'ms',
-            target: { op: '<=', value: 50 },
-            note: `median ${p50.toFixed(2)} ms; \`${query}\`; counted by PostgreSQL`,
-          });
+          const latency = await sequentialLatency(url, 200);
+          figures.push(
+            p99Figure(SECTION, { name, query, ...latency }, AT, '; counted by PostgreSQL'),
+          );
         }
         figures.push({
           section: SECTION,

@@ -132,6 +132,63 @@ export async function p99s(origin: string): Promise<Timed[]> {
   return out;
 }
 
+/** A search's p99 as a figure against the target, its median and query in the note. */
+export const p99Figure = (
+  section: string,
+  { name, query, p50, p99 }: Timed,
+  at: string,
+  more = '',
+): Figure => ({
+  section,
+  name: `${name} at ${at}: p99`,
+  value: p99,
+  unit: 'ms',
+  target: { op: '<=', value: 50 },
+  note: `median ${p50.toFixed(2)} ms; \`${query}\`${more}`,
+});
+
+/**
+ * The memory the counts of the server at `origin` take (its resident memory minus that of a
+ * second server of the same database whose counts are PostgreSQL's), and the same searches on
+ * that second server, for comparison. The same data directory: the same secrets, as servers of
+ * one database must have.
+ */
+export async function againCountedByDatabase(
+  origin: string,
+  server: { databaseUrl: string; dataDir: string },
+  { section, at, memoryTarget }: { section: string; at: string; memoryTarget?: Figure['target'] },
+): Promise<Figure[]> {
+  return withAppServer(
+    {
+      ...server,
+      seedDemo: false,
+      env: { ...SERVER_ENV, SEARCH_COUNTS: 'database' },
+    },
+    async (plain) => {
+      const figures: Figure[] = [
+        {
+          section,
+          name: `memory of the search counts at ${at}`,
+          value: (await residentMb(origin)) - (await residentMb(plain)),
+          unit: 'MB',
+          ...(memoryTarget ? { target: memoryTarget } : {}),
+          note: 'resident memory of the server holding them minus one that does not',
+        },
+      ];
+      for (const { name, p50, p99 } of await p99s(plain)) {
+        figures.push({
+          section,
+          name: `${name} at ${at}, counted in PostgreSQL: p99`,
+          value: p99,
+          unit: 'ms',
+          note: `for comparison (SEARCH_COUNTS=database); median ${p50.toFixed(2)} ms`,
+        });
+      }
+      return figures;
+    },
+  );
+}
+
 export async function benchSearch(databaseUrl: string | undefined): Promise<SearchBench> {
   if (!databaseUrl) {
     return {
@@ -176,49 +233,24 @@ export async function benchSearch(databaseUrl: string | undefined): Promise<Sear
               unit: 's',
               note: 'after the bulk load, the database counting meanwhile (decision 034)',
             });
-            // The same searches on a second server whose counts are PostgreSQL's, for comparison,
-            // and the memory the counts take (the two servers' resident memory).
-            await withAppServer(
-              // The same data directory: the same secrets, as servers of one database must have.
-              {
-                databaseUrl,
-                dataDir,
-                seedDemo: false,
-                env: { ...SERVER_ENV, SEARCH_COUNTS: 'database' },
-              },
-              async (plain) => {
-                for (const { name, p50, p99 } of await p99s(plain)) {
-                  figures.push({
-                    section: SECTION,
-                    name: `${name} at ${step.toLocaleString('en-US')}, counted in PostgreSQL: p99`,
-                    value: p99,
-                    unit: 'ms',
-                    note: `for comparison (SEARCH_COUNTS=database); median ${p50.toFixed(2)} ms`,
-                  });
-                }
-                figures.push({
+            figures.push(
+              ...(await againCountedByDatabase(
+                origin,
+                { databaseUrl, dataDir },
+                {
                   section: SECTION,
-                  name: `memory of the search counts at ${step.toLocaleString('en-US')} products`,
-                  value: (await residentMb(origin)) - (await residentMb(plain)),
-                  unit: 'MB',
-                  note: 'resident memory of the server holding them minus one that does not',
-                });
-              },
+                  at: step.toLocaleString('en-US'),
+                },
+              )),
             );
           }
           const timed = await p99s(origin);
           const stepMedians = timed.map((t) => t.p50);
           const worst = Math.max(...timed.map((t) => t.p99));
           if (step === SEARCH_STEPS.at(-1)) {
-            for (const { name, query, p50, p99 } of timed) {
-              figures.push({
-                section: SECTION,
-                name: `${name} at ${step.toLocaleString('en-US')}: p99`,
-                value: p99,
-                unit: 'ms',
-                target: { op: '<=', value: 50 },
-                note: `median ${p50.toFixed(2)} ms; \`${query}\``,
-              });
+            for (const search of timed) {
+              figures.push(p99Figure(SECTION, search, step.toLocaleString('en-US')));
+              const { name, query } = search;
               const statementPlans = await plansOf(databaseUrl, query);
               plans.push(
                 `### ${name}: \`${query}\`\n\n${statementPlans.map((p) => `\`\`\`\n${p}\n\`\`\``).join('\n\n')}`,
