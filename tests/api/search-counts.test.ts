@@ -4,11 +4,11 @@
  * counted both ways, then changes made straight in the database (as another server or process
  * makes them) and counted again at once. On PGlite and on PostgreSQL (TEST_DATABASE_URL).
  */
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/db/client';
-import { products, users } from '../../src/server/db/schema';
+import { type Db, rowsOf } from '../../src/server/db/client';
+import { products, searchPhones, users } from '../../src/server/db/schema';
 import { searchProducts } from '../../src/server/repositories/search';
 import { SearchCounts } from '../../src/server/search/search-counts';
 import { type SearchQuery, searchQuerySchema } from '../../src/shared/api';
@@ -333,5 +333,95 @@ describe('the search counts kept beside the table', () => {
     const inDatabase = await searchProducts(db, q);
     expect(loose.count).toBe(inDatabase.count);
     expect(loose.by).toBe('database');
+  });
+});
+
+describe('search_phones, what the counts read at a start (decision 061)', () => {
+  /** The phones for sale as the table holds them, and as products says they should be. */
+  const held = (db: Db) =>
+    rowsOf(
+      db,
+      sql`select seq::text, category_id, ram, storage, condition, resell_price_cents,
+      battery, battery_health, location, seller_email, words from search_phones order by seq`,
+    );
+  const expected = (db: Db) =>
+    rowsOf(
+      db,
+      sql`select seq::text, category_id, ram, storage, condition, resell_price_cents,
+      battery, battery_health, location, seller_email,
+      array_to_string(tsvector_to_array(search_vector), ' ') as words
+      from products where status = 'available' order by seq`,
+    );
+  const versionOf = async (db: Db, seq: number) =>
+    (
+      await rowsOf<{ v: string }>(
+        db,
+        sql`select xmin::text as v from search_phones where seq = ${seq}`,
+      )
+    )[0]?.v;
+
+  it('holds every phone for sale and no other, after each kind of change', async () => {
+    const db = t.database.db;
+    const seller = await createSeller(db);
+    const phones = await db
+      .insert(products)
+      .values(
+        Array.from({ length: 6 }, (_, i) =>
+          productValues(seller, {
+            modelName: `Held ${i} Pro`,
+            description: i === 0 ? 'tab\there, a\u00a0b /usr/local wi-fi x.y.z' : 'mint',
+            batteryHealth: i % 2 ? 90 : null,
+          }),
+        ),
+      )
+      .returning({ id: products.id, seq: products.seq });
+    const [a, b, c, d, e, f] = phones.map((p) => p.id) as string[];
+    expect(await held(db)).toEqual(await expected(db));
+
+    await db
+      .update(products)
+      .set({ resellPriceCents: 4321, ram: '8 GB' })
+      .where(eq(products.id, a as string));
+    await db
+      .update(products)
+      .set({ status: 'sold' })
+      .where(eq(products.id, b as string));
+    await db
+      .update(products)
+      .set({ status: 'withdrawn' })
+      .where(eq(products.id, c as string));
+    await db
+      .update(products)
+      .set({ status: 'held' })
+      .where(eq(products.id, d as string));
+    await db.delete(products).where(eq(products.id, e as string));
+    expect(await held(db)).toEqual(await expected(db));
+
+    // Relisted, and the seller's address changed (products follow it by cascade).
+    await db
+      .update(products)
+      .set({ status: 'available' })
+      .where(eq(products.id, c as string));
+    await db
+      .update(users)
+      .set({ email: `moved-${seller.email}` })
+      .where(eq(users.email, seller.email));
+    expect(await held(db)).toEqual(await expected(db));
+    expect(
+      (await held(db)).some(
+        (r) => (r as { seller_email: string }).seller_email === `moved-${seller.email}`,
+      ),
+    ).toBe(true);
+
+    // A change the counts do not read writes nothing there.
+    const seqF = (phones[5] as { seq: number }).seq;
+    const before = await versionOf(db, seqF);
+    expect(before).toBeDefined();
+    await db
+      .update(products)
+      .set({ color: 'Teal' })
+      .where(eq(products.id, f as string));
+    expect(await versionOf(db, seqF)).toBe(before);
+    expect(await db.$count(searchPhones)).toBe((await expected(db)).length);
   });
 });

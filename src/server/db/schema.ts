@@ -207,6 +207,26 @@ export const searchTerms = pgTable('search_terms', { term: text('term').primaryK
 ]);
 
 /**
+ * What the search's counts (decision 034) read of each phone for sale, and only of those
+ * (decision 061): kept by the triggers of migration 0034 in the statement that changes a phone,
+ * so a server's start reads a table of the phones for sale instead of every phone ever listed,
+ * and each phone's words once made, as one string (words never hold a blank).
+ */
+export const searchPhones = pgTable('search_phones', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey(),
+  categoryId: text('category_id').notNull(),
+  ram: text('ram').notNull(),
+  storage: text('storage').notNull(),
+  condition: text('condition').notNull(),
+  resellPriceCents: integer('resell_price_cents').notNull(),
+  battery: integer('battery').notNull(),
+  batteryHealth: integer('battery_health'),
+  location: text('location').notNull(),
+  sellerEmail: text('seller_email').notNull(),
+  words: text('words').notNull(),
+});
+
+/**
  * IMEIs the admin blocked as reported stolen (issue 19): kept only as the same keyed hash as a
  * product's, with the last four digits to tell them apart.
  */

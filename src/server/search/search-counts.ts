@@ -124,10 +124,9 @@ class Ints {
   }
 }
 
-/** A phone's row as the index reads it. */
+/** A phone for sale as the index reads it (a row of `search_phones`). */
 type PhoneRow = {
   seq: number | string;
-  status: string;
   category_id: string;
   ram: string;
   storage: string;
@@ -139,13 +138,17 @@ type PhoneRow = {
   /** As ILIKE folds it: the database's own `lower()`, whatever its collation. */
   location_lower: string;
   seller_email: string;
-  words: string[];
+  /** The phone's words (`tsvector_to_array` of its search vector), each followed by a blank. */
+  words: string;
 };
 
-const PHONE_COLUMNS = sql.raw(`seq, status, category_id, ram, storage, condition,
+/**
+ * Read from `search_phones` (decision 061), which holds the phones for sale and only those: a
+ * phone without a row there is not for sale (sold, withdrawn, held, or gone).
+ */
+const PHONE_COLUMNS = sql.raw(`seq, category_id, ram, storage, condition,
   resell_price_cents, battery, battery_health, location, lower(location) as location_lower,
-  seller_email,
-  tsvector_to_array(search_vector) as words`);
+  seller_email, words`);
 
 /**
  * What a search asks of the index once it is current (`SearchCounts.now`), synchronously: its
@@ -318,8 +321,8 @@ class Slots {
       this.slotOfSeq.delete(seq);
       this.gone++;
     }
-    // Only phones for sale are held: a sold one, like a withdrawn one, leaves.
-    if (!row || row.status !== 'available') return;
+    // Only phones for sale are held (those with a row): a sold one, like a withdrawn one, leaves.
+    if (!row) return;
     if (this.size === this.status.length) this.grow();
     const slot = this.size++;
     this.status[slot] = AVAILABLE;
@@ -344,7 +347,9 @@ class Slots {
       this.sellerVerified[seller] = this.verifiedEmails.has(row.seller_email) ? 1 : 0;
     }
     this.seller[slot] = seller;
-    for (const word of row.words) {
+    // Words never hold a blank: PostgreSQL's parser ends a word at one.
+    for (const word of row.words.split(' ')) {
+      if (word === '') continue;
       let list = this.words.get(word);
       if (!list) {
         list = new Ints();
@@ -951,29 +956,18 @@ export class SearchCounts {
       // Phones named before now are read with all the others.
       this.changed.clear();
       const next = new Slots(this.recentMax);
-      // Read in windows of seqs, each about BATCH phones for sale, in seq order (slot order is
-      // seq order). A window, not `order by seq limit`: with nine in ten phones sold the
-      // database sorted every phone for sale past the cursor to find the first BATCH of them,
-      // seconds a batch at ten million (decision 059). Phones added after `last` was read are
-      // named by their notices, applied once this is done.
-      const [top] = await rowsOf<{ last: string | number }>(
-        this.database.db,
-        sql`select coalesce(max(seq), 0) as last from products`,
-      );
-      const last = Number(top?.last ?? 0);
+      // Read BATCH phones for sale at a time, in seq order (slot order is seq order), from
+      // `search_phones`, which holds nothing else (decision 061): a start reads the phones for
+      // sale, not the history. A phone changed after its batch was read is named by its notice,
+      // applied once this is done.
       let from = 0;
-      let width = BATCH;
-      while (from < last) {
-        const to = from + width;
-        const rows = await this.rows(sql`status = 'available' and seq > ${from} and seq <= ${to}`);
-        rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+      for (;;) {
+        const rows = await this.rows(sql`seq > ${from} order by seq limit ${BATCH}`);
         for (const row of rows) next.put(Number(row.seq), row);
         if (this.closed) return;
-        from = to;
-        // The next window as wide as this one's share of phones for sale says holds BATCH.
-        width = Math.round(
-          Math.min(width * 8, Math.max(1_000, (width * BATCH) / Math.max(rows.length, 1))),
-        );
+        const lastRow = rows.at(-1);
+        if (rows.length < BATCH || !lastRow) break;
+        from = Number(lastRow.seq);
       }
       await this.readSellers(next);
       next.sortAll();
@@ -986,7 +980,7 @@ export class SearchCounts {
   private rows(where: SQL): Promise<PhoneRow[]> {
     return rowsOf<PhoneRow>(
       this.database.db,
-      sql`select ${PHONE_COLUMNS} from products where ${where}`,
+      sql`select ${PHONE_COLUMNS} from search_phones where ${where}`,
     );
   }
 
