@@ -1,3 +1,4 @@
+import { BESIDE_MODALS } from '@client/lib/beside-modals';
 import { useToastsWanted } from '@client/lib/toast';
 import { useHydrated } from '@client/lib/use-hydrated';
 import { TOAST_GUTTER_PX } from '@shared/constants';
@@ -31,7 +32,7 @@ export function Providers({
       {children}
       {hydrated && toastsWanted && (
         <Suspense fallback={null}>
-          <Toaster gutter={TOAST_GUTTER_PX} />
+          <Toaster gutter={TOAST_GUTTER_PX} containerClassName={BESIDE_MODALS} />
         </Suspense>
       )}
     </QueryClientProvider>

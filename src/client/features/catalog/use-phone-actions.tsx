@@ -14,7 +14,15 @@ import { toastWithLink } from '@client/lib/toast-with-link';
 import type { Booking, Product, WishListItem } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type ReactNode,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { addToWishList } from './api/add-to-wish-list';
 import { myBookingsQueryOptions } from './api/my-bookings';
@@ -24,6 +32,37 @@ import { CATALOG_TEXT } from './texts';
 
 /** The booking form (and react-hook-form with it) is fetched when idle, not with the page. */
 const bookingModal = deferredModule(() => import('./components/booking-modal'));
+
+/**
+ * Which phone's booking form is open, kept outside the page's state: opening the form renders
+ * the form alone, not the page with its cards and its filters (issue 36).
+ */
+function bookingState() {
+  let booking: Product | null = null;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => booking,
+    set: (next: Product | null) => {
+      booking = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
+type BookingState = ReturnType<typeof bookingState>;
+
+function OpenBooking({ state }: { state: BookingState }) {
+  const booking = useSyncExternalStore(state.subscribe, state.get, () => null);
+  const BookingModal = bookingModal.current()?.BookingModal;
+  return booking && BookingModal ? (
+    <BookingModal product={booking} onClose={() => state.set(null)} />
+  ) : null;
+}
 
 export type PhoneActions = {
   wishList: (product: Pick<Product, '_id'>) => Promise<void>;
@@ -61,7 +100,8 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
   const navigate = useNavigate();
   const here = useLocation();
   const [params, setParams] = useSearchParams();
-  const [booking, setBooking] = useState<Product | null>(null);
+  const [booking] = useState(bookingState);
+  const modal = useMemo(() => <OpenBooking state={booking} />, [booking]);
 
   /** Whether the signed-in user may buy; says why not when they may not. Null when signed out. */
   const mayBuy = async (refusal: string): Promise<boolean | null> => {
@@ -110,7 +150,7 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
   useEffect(() => bookingModal.preloadWhenIdle(), []);
   /** Opens the booking form once its script is here (fetched now if the idle time did not). */
   const openBooking = async (product: Product) => {
-    if (await loadForTap(bookingModal, CATALOG_TEXT.bookingNotLoaded)) setBooking(product);
+    if (await loadForTap(bookingModal, CATALOG_TEXT.bookingNotLoaded)) booking.set(product);
   };
 
   const book = async (product: Product) => {
@@ -162,14 +202,11 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
     [],
   );
 
-  const BookingModal = bookingModal.current()?.BookingModal;
   return {
     ...stable,
     buyerActions: !user || role.loading || role.role === 'buyer',
     bookingOf: (id) => bookings.data?.find((b) => b.productId === id),
     wishListed: (id) => wishListItemOf(id) !== undefined,
-    modal: booking && BookingModal && (
-      <BookingModal product={booking} onClose={() => setBooking(null)} />
-    ),
+    modal,
   };
 }

@@ -1,3 +1,4 @@
+import { BESIDE_MODALS } from '@client/lib/beside-modals';
 import type { Product } from '@shared/entities';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
@@ -80,7 +81,7 @@ describe('BookingModal, signed in', () => {
     render(
       <QueryClientProvider client={new QueryClient()}>
         <RouterProvider router={router} />
-        <Toaster />
+        <Toaster containerClassName={BESIDE_MODALS} />
       </QueryClientProvider>,
     );
     await userEvent.type(screen.getByPlaceholderText('Meeting Location'), 'City Library');
@@ -88,6 +89,7 @@ describe('BookingModal, signed in', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Order' }));
     expect(await screen.findByText('Your Booking is confirmed.')).toBeInTheDocument();
     expect(onClose).toHaveBeenCalled();
+    // The toasts stay reachable beside the modal, still open here (its page closes it).
     await userEvent.click(screen.getByRole('link', { name: 'Pay now' }));
     expect(await screen.findByText('payment page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(`/dashboard/payment/${orderId}`);

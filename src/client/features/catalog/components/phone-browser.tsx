@@ -1,9 +1,9 @@
-import { useModalDialog } from '@client/components/ui/modal';
+import { MODAL_SHEET, useBodyMade, useModalDialog } from '@client/components/ui/modal';
 import { ShowMore } from '@client/components/ui/show-more';
 import { Spinner } from '@client/components/ui/spinner';
 import { SEARCH_SORTS, type SearchSort } from '@shared/constants';
 import type { Product } from '@shared/entities';
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigation } from 'react-router';
 import { activeFilterCount, clearFilters, type FilterScope } from '../phone-filters';
 import { SEARCH_TEXT } from '../texts';
@@ -47,9 +47,10 @@ const isSort = (value: string): value is SearchSort =>
 const WIDE = '(min-width: 64rem)';
 
 /**
- * The filters on a phone: a modal drawer on the native <dialog> (the page behind is inert,
- * Escape and the backdrop close it, focus goes back to its button). Its form is made when first
- * opened and then kept, so what is typed still applies after it closes. It lies over the list
+ * The filters on a phone: a modal drawer on the native <dialog> (`useModalDialog`: the page
+ * behind is hidden and out of reach, Escape and the dimmed page beside it close it, focus goes
+ * back to its button). Its form is made just after it first opens and then kept, so what is
+ * typed still applies after it closes. It lies over the list
  * instead of pushing it down, so the list keeps its place, and back returns to the same phone.
  */
 function FiltersDrawer({
@@ -66,8 +67,10 @@ function FiltersDrawer({
   children: ReactNode;
 }) {
   const ref = useModalDialog(open);
-  const [made, setMade] = useState(false);
-  if (open && !made) setMade(true);
+  const [shown, setShown] = useState(false);
+  if (open && !shown) setShown(true);
+  // Its frame paints in the tap that opens it, the form just after (decision 062).
+  const made = useBodyMade(open);
   const titleId = `${id}-title`;
   // Open, it closes when the screen grows wide (the sidebar shows the same filters).
   useEffect(() => {
@@ -77,34 +80,19 @@ function FiltersDrawer({
     wide.addEventListener('change', onChange);
     return () => wide.removeEventListener('change', onChange);
   }, [open, onClose]);
-  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key !== 'Tab' || !ref.current) return;
-    const focusable = ref.current.querySelectorAll<HTMLElement>(
-      'a[href], button, input, select, [tabindex]:not([tabindex="-1"])',
-    );
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  };
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: its keys (Escape, Tab) are useModalDialog's
     <dialog
       ref={ref}
       id={id}
       aria-labelledby={titleId}
-      className="m-0 ml-auto h-dvh max-h-none w-80 max-w-[90vw] bg-base-100 p-0 text-base-content backdrop:bg-black/50"
+      className={MODAL_SHEET}
       onClose={onClose}
-      onKeyDown={onKeyDown}
-      // A click on the backdrop lands on the <dialog> itself.
+      // A click beside the drawer lands on the <dialog> itself.
       onClick={(event) => event.target === event.currentTarget && onClose()}
     >
-      {made && (
-        <div className="flex min-h-full flex-col px-4">
+      {shown && (
+        <div className="ml-auto flex h-full w-80 max-w-[90vw] flex-col overflow-y-auto overscroll-contain bg-base-100 px-4 text-base-content">
           <div className="sticky top-0 z-10 flex items-center justify-between bg-base-100 py-2">
             <h2 id={titleId} className="text-lg font-bold">
               {SEARCH_TEXT.filters}
@@ -126,11 +114,11 @@ function FiltersDrawer({
               </svg>
             </button>
           </div>
-          {/* The page's count is behind the inert page: the drawer says it too. */}
+          {/* The page's count is hidden behind the drawer: the drawer says it too. */}
           <p role="status" className="text-sm font-semibold">
             {total}
           </p>
-          {children}
+          {made && children}
         </div>
       )}
     </dialog>

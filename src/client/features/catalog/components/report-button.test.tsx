@@ -92,6 +92,8 @@ describe('Report this listing (issue 34)', () => {
     renderButton();
     await userEvent.click(screen.getByRole('button', { name: 'Report this listing' }));
     const dialog = await screen.findByRole('dialog', { name: 'Report this listing' });
+    // Its body is made just after it opens (decision 062).
+    await within(dialog).findByRole('group', { name: 'Why are you reporting it?' });
     expect(dialog).toHaveTextContent('iPhone 13, 128 GB, Good');
     const reasons = within(dialog).getByRole('group', { name: 'Why are you reporting it?' });
     expect(
@@ -137,6 +139,8 @@ describe('Report this listing (issue 34)', () => {
     renderButton();
     await userEvent.click(screen.getByRole('button', { name: 'Report this listing' }));
     const dialog = await screen.findByRole('dialog', { name: 'Report this listing' });
+    // Its body is made just after it opens (decision 062).
+    await within(dialog).findByRole('group', { name: 'Why are you reporting it?' });
     await userEvent.click(within(dialog).getByRole('radio', { name: 'Wrong details' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(

@@ -87,6 +87,8 @@ describe('Save this search (issue 33)', () => {
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Save this search' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save this search' });
+    // Its body is made just after it opens (decision 062).
+    await within(dialog).findByLabelText('Name');
     expect(within(dialog).getByLabelText('Name')).toHaveValue('iphone 14 · 128 GB · under $500');
     const how = within(dialog).getByRole('group', { name: 'How should we tell you?' });
     expect(within(how).getByRole('radio', { name: 'At once (bell and e-mail)' })).toBeChecked();
@@ -113,6 +115,8 @@ describe('Save this search (issue 33)', () => {
     renderButton('/category/02?ram=8+GB', brandScope('02'));
     await userEvent.click(await screen.findByRole('button', { name: 'Save this search' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save this search' });
+    // Its body is made just after it opens (decision 062).
+    await within(dialog).findByLabelText('Name');
     expect(within(dialog).getByLabelText('Name')).toHaveValue('Samsung · 8 GB RAM');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await screen.findByText('Search saved');
@@ -129,6 +133,8 @@ describe('Save this search (issue 33)', () => {
     renderButton('/search?q=pixel', SEARCH_SCOPE);
     await userEvent.click(await screen.findByRole('button', { name: 'Save this search' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save this search' });
+    // Its body is made just after it opens (decision 062).
+    await within(dialog).findByLabelText('Name');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       'You can save at most 25 searches',

@@ -4,11 +4,11 @@ import {
   setDashboardDrawerOpen,
   useDashboardDrawerOpen,
 } from '@client/components/layout/dashboard-drawer';
-import { useModalDialog } from '@client/components/ui/modal';
+import { MODAL_SHEET, useModalDialog } from '@client/components/ui/modal';
 import { Spinner } from '@client/components/ui/spinner';
 import { type Role, useRole } from '@client/lib/auth/roles';
 import { useAuth } from '@client/lib/auth/use-auth';
-import { type KeyboardEvent, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { DashboardMenu } from '../components/dashboard-menu';
 
@@ -37,9 +37,9 @@ export function DashboardLayout() {
 }
 
 /**
- * The menu as a modal drawer on the native <dialog>: showModal() makes the page behind it inert
- * and moves focus in; Tab wraps inside it; Escape, the close button, the backdrop or choosing a
- * link close it, and focus goes back to the menu button.
+ * The menu as a modal drawer on the native <dialog> (`useModalDialog`, decision 062): focus
+ * moves in; Tab wraps inside it; Escape, the close button, the dimmed page beside it or choosing
+ * a link close it, and focus goes back to the menu button.
  */
 function DashboardDrawer({ role }: { role: Role }) {
   const open = useDashboardDrawerOpen();
@@ -64,32 +64,18 @@ function DashboardDrawer({ role }: { role: Role }) {
     close();
     document.getElementById(DASHBOARD_MENU_BUTTON_ID)?.focus();
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key !== 'Tab' || !ref.current) return;
-    const focusable = ref.current.querySelectorAll<HTMLElement>('a[href], button');
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  };
-
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: its keys (Escape, Tab) are useModalDialog's
     <dialog
       ref={ref}
       id={DASHBOARD_DRAWER_ID}
       aria-label="Dashboard menu"
-      className="m-0 h-dvh max-h-none w-72 max-w-[85vw] bg-base-200 p-0 text-base-content backdrop:bg-black/50"
+      className={MODAL_SHEET}
       onClose={onClose}
-      onKeyDown={onKeyDown}
-      // A click on the backdrop lands on the <dialog> itself.
+      // A click beside the menu lands on the <dialog> itself.
       onClick={(event) => event.target === event.currentTarget && close()}
     >
-      <div className="min-h-full">
+      <div className="h-full w-72 max-w-[85vw] overflow-y-auto overscroll-contain bg-base-200 text-base-content">
         <div className="flex justify-end p-2">
           <button
             type="button"
