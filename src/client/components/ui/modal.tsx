@@ -37,6 +37,10 @@ function focusableIn(dialog: HTMLElement): HTMLElement[] {
   );
 }
 
+/** Where focus starts in `dialog`: `[autofocus]`, its first field or button, or the dialog itself. */
+const focusStart = (dialog: HTMLElement): HTMLElement =>
+  dialog.querySelector<HTMLElement>('[autofocus]') ?? focusableIn(dialog)[0] ?? dialog;
+
 /** Opens `dialog` as a modal without the browser's inert page; answers how to undo it. */
 function openModal(dialog: HTMLDialogElement): () => void {
   const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -45,7 +49,7 @@ function openModal(dialog: HTMLDialogElement): () => void {
   const showAgain = hideOthers([dialog, ...document.querySelectorAll(`.${BESIDE_MODALS}`)]);
   // show() focuses the first thing that can take focus, the backdrop's button too: the first
   // field or button instead, or the dialog itself while its body is being made.
-  (dialog.querySelector<HTMLElement>('[autofocus]') ?? focusableIn(dialog)[0] ?? dialog).focus();
+  focusStart(dialog).focus();
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.defaultPrevented) return;
     if (event.key === 'Escape') {
@@ -73,7 +77,7 @@ function openModal(dialog: HTMLDialogElement): () => void {
   // Focus that goes behind the dialog (a screen reader's cursor, a script) comes back.
   const onFocusIn = (event: FocusEvent) => {
     if (event.target instanceof Node && !dialog.contains(event.target)) {
-      (focusableIn(dialog)[0] ?? dialog).focus();
+      focusStart(dialog).focus();
     }
   };
   document.addEventListener('keydown', onKeyDown);
@@ -172,9 +176,9 @@ export function FocusedWhenMade({
 }) {
   useEffect(() => {
     const at = dialog.current;
-    if (!at?.open) return;
-    const inside = focusableIn(at);
-    if (!inside.some((el) => el === document.activeElement)) inside[0]?.focus();
+    if (at?.open && !focusableIn(at).some((el) => el === document.activeElement)) {
+      focusStart(at).focus();
+    }
   }, [dialog]);
   return children;
 }

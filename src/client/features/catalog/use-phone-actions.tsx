@@ -11,18 +11,11 @@ import { deferredModule, loadForTap } from '@client/lib/deferred-module';
 import { toastError } from '@client/lib/feedback';
 import { toast } from '@client/lib/toast';
 import { toastWithLink } from '@client/lib/toast-with-link';
+import { useValue, type ValueStore, valueStore } from '@client/lib/value-store';
 import type { Booking, Product, WishListItem } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  type ReactNode,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { addToWishList } from './api/add-to-wish-list';
 import { myBookingsQueryOptions } from './api/my-bookings';
@@ -34,30 +27,11 @@ import { CATALOG_TEXT } from './texts';
 const bookingModal = deferredModule(() => import('./components/booking-modal'));
 
 /**
- * Which phone's booking form is open, kept outside the page's state: opening the form renders
- * the form alone, not the page with its cards and its filters (issue 36).
+ * The booking form of the phone in `state`, kept outside the page's state: opening the form
+ * renders the form alone, not the page with its cards and its filters (issue 36).
  */
-function bookingState() {
-  let booking: Product | null = null;
-  const listeners = new Set<() => void>();
-  return {
-    get: () => booking,
-    set: (next: Product | null) => {
-      booking = next;
-      for (const listener of listeners) listener();
-    },
-    subscribe: (listener: () => void) => {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-  };
-}
-type BookingState = ReturnType<typeof bookingState>;
-
-function OpenBooking({ state }: { state: BookingState }) {
-  const booking = useSyncExternalStore(state.subscribe, state.get, () => null);
+function OpenBooking({ state }: { state: ValueStore<Product | null> }) {
+  const booking = useValue(state, null);
   const BookingModal = bookingModal.current()?.BookingModal;
   return booking && BookingModal ? (
     <BookingModal product={booking} onClose={() => state.set(null)} />
@@ -100,7 +74,7 @@ export function usePhoneActions(products: readonly Product[]): PhoneActions {
   const navigate = useNavigate();
   const here = useLocation();
   const [params, setParams] = useSearchParams();
-  const [booking] = useState(bookingState);
+  const [booking] = useState(() => valueStore<Product | null>(null));
   const modal = useMemo(() => <OpenBooking state={booking} />, [booking]);
 
   /** Whether the signed-in user may buy; says why not when they may not. Null when signed out. */
