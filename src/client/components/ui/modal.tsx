@@ -41,11 +41,16 @@ function focusableIn(dialog: HTMLElement): HTMLElement[] {
 const focusStart = (dialog: HTMLElement): HTMLElement =>
   dialog.querySelector<HTMLElement>('[autofocus]') ?? focusableIn(dialog)[0] ?? dialog;
 
+/** How many dialogs are open: the page behind does not scroll while one is (styles.css). */
+let openDialogs = 0;
+const LOCK = 'data-dialog-open';
+
 /** Opens `dialog` as a modal without the browser's inert page; answers how to undo it. */
 function openModal(dialog: HTMLDialogElement): () => void {
   const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   dialog.setAttribute('aria-modal', 'true');
   dialog.show();
+  if (openDialogs++ === 0) document.documentElement.setAttribute(LOCK, '');
   const showAgain = hideOthers([dialog, ...document.querySelectorAll(`.${BESIDE_MODALS}`)]);
   // show() focuses the first thing that can take focus, the backdrop's button too: the first
   // field or button instead, or the dialog itself while its body is being made.
@@ -86,6 +91,7 @@ function openModal(dialog: HTMLDialogElement): () => void {
     document.removeEventListener('keydown', onKeyDown);
     document.removeEventListener('focusin', onFocusIn);
     showAgain();
+    if (--openDialogs === 0) document.documentElement.removeAttribute(LOCK);
     dialog.removeAttribute('aria-modal');
     if (dialog.open) dialog.close();
     const at = document.activeElement;
@@ -102,17 +108,28 @@ function openModal(dialog: HTMLDialogElement): () => void {
 export const MODAL_SHEET =
   'fixed inset-0 z-[999] m-0 h-dvh max-h-none w-full max-w-none border-0 bg-black/50 p-0';
 
-/** A native <dialog>'s ref, shown as a modal while `open` and closed otherwise. */
+/**
+ * `open`, except that it turns true in a render of its own just after the one that opened it,
+ * and false at once: the tap's frame paints first, and what opens (its render, `show()` and the
+ * restyle that forces, moving focus) comes in the tasks after it (decision 063).
+ */
+export function useOpenSoon(open: boolean): boolean {
+  const soon = useDeferredValue(open, false);
+  return open && soon;
+}
+
+/** A native <dialog>'s ref, shown as a modal soon after `open` turns true, closed at once. */
 export function useModalDialog(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
+  const shown = useOpenSoon(open);
   // Undone when `open` turns false, and when the dialog is taken away while open (its page
   // stops rendering it). A passive effect: focus given back in a layout effect's cleanup would
   // be put back by React where it was before the commit.
   useEffect(() => {
     const dialog = ref.current;
-    if (!open || !dialog || dialog.open) return;
+    if (!shown || !dialog || dialog.open) return;
     return openModal(dialog);
-  }, [open]);
+  }, [shown]);
   return ref;
 }
 

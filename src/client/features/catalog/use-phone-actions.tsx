@@ -15,7 +15,15 @@ import { useValue, type ValueStore, valueStore } from '@client/lib/value-store';
 import type { Booking, Product, WishListItem } from '@shared/entities';
 import { TEXT } from '@shared/texts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type ReactNode,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { addToWishList } from './api/add-to-wish-list';
 import { myBookingsQueryOptions } from './api/my-bookings';
@@ -31,7 +39,10 @@ const bookingModal = deferredModule(() => import('./components/booking-modal'));
  * renders the form alone, not the page with its cards and its filters (issue 36).
  */
 function OpenBooking({ state }: { state: ValueStore<Product | null> }) {
-  const booking = useValue(state, null);
+  const chosen = useValue(state, null);
+  // Made just after the tap's frame (decision 063), taken away at once.
+  const soon = useDeferredValue(chosen, null);
+  const booking = chosen && soon === chosen ? chosen : null;
   const BookingModal = bookingModal.current()?.BookingModal;
   return booking && BookingModal ? (
     <BookingModal product={booking} onClose={() => state.set(null)} />

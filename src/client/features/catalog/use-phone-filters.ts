@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { afterNextPaint } from '@client/lib/after-paint';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useNavigation } from 'react-router';
 import { type FilterScope, type PhoneFilters, readFilters, writeFilters } from './phone-filters';
 
@@ -21,8 +22,11 @@ export function usePhoneFilters(scope: FilterScope) {
   const search = applied?.search ?? (pending ?? location).search;
   const { brand, includeSold } = scope;
   const { key } = location;
+  const pendingNavigation = useRef<{ cancel: () => void; replace: boolean } | null>(null);
+  // Leaving the list calls off a change still waiting for its frame.
+  useEffect(() => () => pendingNavigation.current?.cancel(), []);
 
-  return useMemo(() => {
+  const made = useMemo(() => {
     const here: FilterScope = { brand, includeSold };
     const { filters, ignored } = readFilters(new URLSearchParams(search), here);
     /** The URL of the same page with `next` filters, other parameters kept. */
@@ -38,8 +42,30 @@ export function usePhoneFilters(scope: FilterScope) {
     const apply: ApplyFilters = (next, how = {}) => {
       const url = urlOf(next);
       setApplied({ from: key, search: url.search });
-      void navigate(url, { replace: how.replace ?? false, preventScrollReset: true });
+      // The form shows the change in this frame; the navigation starts after it has painted.
+      // A change made before then takes the waiting one's place, a step back can undo unless
+      // both were a field's typing.
+      const waiting = pendingNavigation.current;
+      waiting?.cancel();
+      const replace = (how.replace ?? false) && (waiting?.replace ?? true);
+      const cancel = afterNextPaint(() => {
+        pendingNavigation.current = null;
+        void navigate(url, { replace, preventScrollReset: true });
+      });
+      pendingNavigation.current = { cancel, replace };
     };
     return { filters, ignored, apply, urlOf };
   }, [brand, includeSold, pathname, search, key, navigate]);
+
+  // `apply` is the same function on every render, calling the latest one: a form that did not
+  // re-render (a hidden copy, memoized) still applies to the current URL (issue 36).
+  const latest = useRef(made.apply);
+  useLayoutEffect(() => {
+    latest.current = made.apply;
+  });
+  const [apply] = useState(() => {
+    const stable: ApplyFilters = (next, how) => latest.current(next, how);
+    return stable;
+  });
+  return { ...made, apply };
 }

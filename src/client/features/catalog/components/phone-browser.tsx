@@ -1,9 +1,19 @@
-import { MODAL_SHEET, useBodyMade, useModalDialog } from '@client/components/ui/modal';
+import { MODAL_SHEET, useBodyMade, useModalDialog, useOpenSoon } from '@client/components/ui/modal';
 import { ShowMore } from '@client/components/ui/show-more';
 import { Spinner } from '@client/components/ui/spinner';
+import { useValue, type ValueStore, valueStore } from '@client/lib/value-store';
 import { SEARCH_SORTS, type SearchSort } from '@shared/constants';
 import type { Product } from '@shared/entities';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import {
+  type ReactNode,
+  type RefObject,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { Link, useLocation, useNavigation } from 'react-router';
 import { activeFilterCount, clearFilters, type FilterScope } from '../phone-filters';
 import { SEARCH_TEXT } from '../texts';
@@ -55,22 +65,24 @@ const WIDE = '(min-width: 64rem)';
  */
 function FiltersDrawer({
   id,
-  open,
+  state,
   onClose,
   total,
   children,
 }: {
   id: string;
-  open: boolean;
+  state: ValueStore<boolean>;
   onClose: () => void;
   total: string;
   children: ReactNode;
 }) {
+  const open = useValue(state, false);
   const ref = useModalDialog(open);
+  // Made just after the tap's frame (decision 063), and then kept.
+  const soon = useOpenSoon(open);
   const [shown, setShown] = useState(false);
-  if (open && !shown) setShown(true);
-  // Its frame paints in the tap that opens it, the form just after (decision 062).
-  const made = useBodyMade(open);
+  if (soon && !shown) setShown(true);
+  const made = useBodyMade(soon);
   const titleId = `${id}-title`;
   // Open, it closes when the screen grows wide (the sidebar shows the same filters).
   useEffect(() => {
@@ -125,6 +137,56 @@ function FiltersDrawer({
   );
 }
 
+const subscribeWide = (onChange: () => void) => {
+  const wide = window.matchMedia(WIDE);
+  wide.addEventListener('change', onChange);
+  return () => wide.removeEventListener('change', onChange);
+};
+/** Whether the screen is wide enough for the sidebar (false on the server). */
+const useWide = () =>
+  useSyncExternalStore(
+    subscribeWide,
+    () => window.matchMedia(WIDE).matches,
+    () => false,
+  );
+
+/** "Filters (n)": opens the drawer. */
+function FiltersToggle({
+  ref,
+  state,
+  drawerId,
+  active,
+}: {
+  ref: RefObject<HTMLButtonElement | null>;
+  state: ValueStore<boolean>;
+  drawerId: string;
+  active: number;
+}) {
+  const open = useValue(state, false);
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="btn btn-outline btn-sm lg:hidden"
+      aria-haspopup="dialog"
+      aria-expanded={open}
+      aria-controls={drawerId}
+      onClick={() => state.set(true)}
+    >
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="h-4 w-4 stroke-current"
+        fill="none"
+        strokeWidth="2"
+      >
+        <path d="M4 6h16M7 12h10M10 18h4" />
+      </svg>
+      {SEARCH_TEXT.filtersButton(active)}
+    </button>
+  );
+}
+
 /**
  * A list of phones with its filters and sort: the search's, and a brand page's. On a phone the
  * results come first and the filters open in a drawer from a "Filters (n)" button above them;
@@ -135,7 +197,9 @@ export function PhoneBrowser({ scope, heading, headingId, list }: PhoneBrowserPr
   const phones = list && 'products' in list ? list : null;
   const products = phones?.products ?? [];
   const actions = usePhoneActions(products);
-  const [open, setOpen] = useState(false);
+  // Whether the drawer is open, outside the page's state: opening it renders the drawer and its
+  // button alone, not the list and the sidebar's filters (issue 36).
+  const [open] = useState(() => valueStore(false));
   const toggle = useRef<HTMLButtonElement>(null);
   const id = useId();
   const formId = `${id}filters`;
@@ -148,18 +212,25 @@ export function PhoneBrowser({ scope, heading, headingId, list }: PhoneBrowserPr
   const clearTo = urlOf(clearFilters(filters, scope));
   const total = phones?.total ? SEARCH_TEXT.count(phones.total.count, phones.total.capped) : '';
   const close = useRef(() => {
-    setOpen(false);
+    open.set(false);
     toggle.current?.focus();
   }).current;
-  const form = (formProps: { id: string; onDone?: () => void }) => (
-    <PhoneFiltersForm
-      {...formProps}
-      scope={scope}
-      filters={filters}
-      apply={apply}
-      clearTo={clearTo}
-    />
-  );
+  // The copy of the filters out of sight (the sidebar on a phone, the drawer on a laptop) takes
+  // a tick just after the one in view, which alone is made again in the tap (issue 36).
+  const wide = useWide();
+  const later = useDeferredValue(filters);
+  const form = (formProps: { id: string; onDone?: () => void }, inView: boolean) => {
+    const shown = inView ? filters : later;
+    return (
+      <PhoneFiltersForm
+        {...formProps}
+        scope={scope}
+        filters={shown}
+        apply={apply}
+        clearTo={shown === filters ? clearTo : urlOf(clearFilters(shown, scope))}
+      />
+    );
+  };
 
   return (
     <section aria-labelledby={headingId} className="space-y-4">
@@ -180,26 +251,7 @@ export function PhoneBrowser({ scope, heading, headingId, list }: PhoneBrowserPr
               </span>
             )}
           </p>
-          <button
-            ref={toggle}
-            type="button"
-            className="btn btn-outline btn-sm lg:hidden"
-            aria-haspopup="dialog"
-            aria-expanded={open}
-            aria-controls={drawerId}
-            onClick={() => setOpen(true)}
-          >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="h-4 w-4 stroke-current"
-              fill="none"
-              strokeWidth="2"
-            >
-              <path d="M4 6h16M7 12h10M10 18h4" />
-            </svg>
-            {SEARCH_TEXT.filtersButton(active)}
-          </button>
+          <FiltersToggle ref={toggle} state={open} drawerId={drawerId} active={active} />
           <SaveSearchButton filters={filters} scope={scope} />
           <label className="ml-auto flex items-center gap-2 text-sm sm:ml-0">
             {SEARCH_TEXT.sortBy}
@@ -223,10 +275,10 @@ export function PhoneBrowser({ scope, heading, headingId, list }: PhoneBrowserPr
         </div>
         <div className="hidden rounded-box border border-base-300 p-4 lg:col-start-1 lg:row-span-2 lg:row-start-1 lg:block lg:self-start">
           <h2 className="mb-1 text-lg font-bold">{SEARCH_TEXT.filters}</h2>
-          {form({ id: formId })}
+          {form({ id: formId }, wide)}
         </div>
-        <FiltersDrawer id={drawerId} open={open} onClose={close} total={total}>
-          {form({ id: `${formId}-drawer`, onDone: close })}
+        <FiltersDrawer id={drawerId} state={open} onClose={close} total={total}>
+          {form({ id: `${formId}-drawer`, onDone: close }, !wide)}
         </FiltersDrawer>
         <div
           className={`mt-6 lg:col-start-2 ${loading ? 'opacity-60 transition-opacity' : ''}`}

@@ -1,6 +1,6 @@
 import { storageLabel } from '@client/lib/format';
 import { CATEGORIES, CONDITION_OPTIONS, RAM_OPTIONS, STORAGE_OPTIONS } from '@shared/constants';
-import { type ChangeEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ChangeEvent, memo, type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
   activeFilterCount,
@@ -126,7 +126,21 @@ type FormProps = {
  * and what is typed until it applies. Without JavaScript it is a plain GET form of the same
  * parameters.
  */
-export function PhoneFiltersForm({ id, scope, filters, apply, clearTo, onDone }: FormProps) {
+export const PhoneFiltersForm = memo(
+  FiltersForm,
+  // Its props are the same unless one of these changed (`apply` is always the same function):
+  // a copy of the form whose filters have not changed is not made again (issue 36).
+  (a, b) =>
+    a.id === b.id &&
+    a.filters === b.filters &&
+    a.onDone === b.onDone &&
+    a.scope.brand === b.scope.brand &&
+    a.scope.includeSold === b.scope.includeSold &&
+    a.clearTo.pathname === b.clearTo.pathname &&
+    a.clearTo.search === b.clearTo.search,
+);
+
+function FiltersForm({ id, scope, filters, apply, clearTo, onDone }: FormProps) {
   const fromUrl = textsOf(filters);
   const [drafts, setDrafts] = useState(fromUrl);
   const [shown, setShown] = useState(fromUrl);

@@ -1,3 +1,4 @@
+import { useOpenSoon } from '@client/components/ui/modal';
 import { useResumeAfterSignIn } from '@client/lib/auth/resume-after-sign-in';
 import { loadRole, useRole } from '@client/lib/auth/roles';
 import { session } from '@client/lib/auth/session';
@@ -35,6 +36,8 @@ export function SaveSearchButton({
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
+  // The dialog is made just after the tap's frame (decision 063).
+  const soon = useOpenSoon(open);
   const search = savedSearchOf(filters, scope);
   // Back from signing in: the dialog opens once, for a buyer.
   const { signInPath } = useResumeAfterSignIn(SAVE_PARAM, () => {
@@ -77,7 +80,7 @@ export function SaveSearchButton({
         </svg>
         {SAVE_SEARCH_TEXT.button}
       </button>
-      {open && SaveSearchDialog && (
+      {soon && SaveSearchDialog && (
         <SaveSearchDialog
           search={search}
           defaultName={searchName(new URLSearchParams(search))}
