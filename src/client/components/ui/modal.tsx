@@ -156,7 +156,8 @@ export function Modal({ open, onClose, title, children, actions }: ModalProps) {
       className="modal modal-bottom sm:modal-middle"
       aria-labelledby={titleId}
       tabIndex={-1}
-      onClose={onClose}
+      // React passes a dialog's close on to the dialogs around it: only its own closes it.
+      onClose={(event) => event.target === event.currentTarget && onClose()}
     >
       <div className="modal-box max-h-[85vh]">
         <h2 id={titleId} className="text-lg font-bold">
