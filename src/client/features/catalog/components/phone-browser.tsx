@@ -56,6 +56,19 @@ const isSort = (value: string): value is SearchSort =>
 /** From this width the filters stand beside the list and the drawer is not used. */
 const WIDE = '(min-width: 64rem)';
 
+const subscribeWide = (onChange: () => void) => {
+  const wide = window.matchMedia(WIDE);
+  wide.addEventListener('change', onChange);
+  return () => wide.removeEventListener('change', onChange);
+};
+/** Whether the screen is wide enough for the sidebar (false on the server). */
+const useWide = () =>
+  useSyncExternalStore(
+    subscribeWide,
+    () => window.matchMedia(WIDE).matches,
+    () => false,
+  );
+
 /**
  * The filters on a phone: a modal drawer on the native <dialog> (`useModalDialog`: the page
  * behind is hidden and out of reach, Escape and the dimmed page beside it close it, focus goes
@@ -85,13 +98,10 @@ function FiltersDrawer({
   const made = useBodyMade(soon);
   const titleId = `${id}-title`;
   // Open, it closes when the screen grows wide (the sidebar shows the same filters).
+  const wide = useWide();
   useEffect(() => {
-    if (!open) return;
-    const wide = window.matchMedia(WIDE);
-    const onChange = () => wide.matches && onClose();
-    wide.addEventListener('change', onChange);
-    return () => wide.removeEventListener('change', onChange);
-  }, [open, onClose]);
+    if (open && wide) onClose();
+  }, [open, wide, onClose]);
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: its keys (Escape, Tab) are useModalDialog's
     <dialog
@@ -136,19 +146,6 @@ function FiltersDrawer({
     </dialog>
   );
 }
-
-const subscribeWide = (onChange: () => void) => {
-  const wide = window.matchMedia(WIDE);
-  wide.addEventListener('change', onChange);
-  return () => wide.removeEventListener('change', onChange);
-};
-/** Whether the screen is wide enough for the sidebar (false on the server). */
-const useWide = () =>
-  useSyncExternalStore(
-    subscribeWide,
-    () => window.matchMedia(WIDE).matches,
-    () => false,
-  );
 
 /** "Filters (n)": opens the drawer. */
 function FiltersToggle({
