@@ -16,6 +16,7 @@ const INPUTS = [
   'src/shared',
   'public',
   'vite.config.ts',
+  'scripts/vite-chunks.ts',
   'scripts/vite-precompress.ts',
   'package-lock.json',
 ];
