@@ -200,6 +200,10 @@ const pick = <T>(items: readonly T[]): T | undefined =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** An admin's refund refused while a capture is under way is asked again this often, for a minute. */
+const CAPTURE_WAIT_MS = 2_000;
+const CAPTURE_ASKS = 30;
+
 type Candidate = { productId: string };
 
 class SimulatedUser {
@@ -528,12 +532,25 @@ class SimulatedUser {
     const admin = sales.admin as Account;
     await this.think();
     const decision = sale.fate === 'dispute-refund' ? 'refund' : 'close';
-    const decided = await http.call(`sale:admin-${decision}`, `/api/disputes/${sale.orderId}`, {
-      method: 'POST',
-      token: admin.token,
-      json: { decision },
-      accept: (s) => (s === 200 ? decision : undefined),
-    });
+    // A refund while the handover's capture is still under way (its processor slow or down, as in
+    // a failover) is refused with "try again in a minute": the admin waits and asks again, as the
+    // answer says, for up to that minute.
+    let decided: Awaited<ReturnType<typeof http.call>> = null;
+    for (let asked = 1; ; asked++) {
+      decided = await http.call(`sale:admin-${decision}`, `/api/disputes/${sale.orderId}`, {
+        method: 'POST',
+        token: admin.token,
+        json: { decision },
+        accept: (s, b) =>
+          s === 200
+            ? decision
+            : s === 409 && asked < CAPTURE_ASKS && /still being captured/.test(messageOf(b))
+              ? 'still-capturing'
+              : undefined,
+      });
+      if (decided?.status !== 409) break;
+      await sleep(CAPTURE_WAIT_MS);
+    }
     if (decided) sale.stage = decision === 'refund' ? 'refunded' : 'completed';
   }
 
