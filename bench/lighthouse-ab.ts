@@ -7,13 +7,14 @@
  *
  *   npx tsx bench/lighthouse-ab.ts [--runs=4] http://localhost:3401 http://localhost:3400 / /category/01 /product
  *
- * `/product` stands for the first phone of each server's `/category/01` (their ids differ). Prints,
- * per side and path, the performance score and TBT (median and every run), FCP and LCP medians and
- * Lighthouse's benchmarkIndex.
+ * `/product` stands for each server's demo phone page, as the Lighthouse bench picks it (their ids
+ * differ). Prints, per side and path, the performance score and TBT (median and every run), FCP
+ * and LCP medians and Lighthouse's benchmarkIndex.
  */
 import lighthouse from 'lighthouse';
 import { launchChrome } from './lib/chrome';
 import { median } from './lib/stats';
+import { publicPages } from './lighthouse';
 
 const runsArg = process.argv.find((a) => a.startsWith('--runs='));
 const RUNS = runsArg ? Number(runsArg.slice('--runs='.length)) : 4;
@@ -31,12 +32,12 @@ type Figures = {
   index: number[];
 };
 
+/** The path asked, or for `/product` the demo phone page the Lighthouse bench measures. */
 async function resolvePath(origin: string, path: string): Promise<string> {
   if (path !== '/product') return path;
-  const html = await (await fetch(`${origin}/category/01`)).text();
-  const phone = html.match(/\/product\/[0-9a-f-]+/)?.[0];
-  if (!phone) throw new Error(`no phone on ${origin}/category/01`);
-  return phone;
+  const phone = (await publicPages(origin)).find((page) => page.label === '/product/:id');
+  if (!phone) throw new Error(`no phone for sale on ${origin}/category/01`);
+  return phone.path;
 }
 
 const chrome = await launchChrome(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');

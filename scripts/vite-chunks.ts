@@ -45,7 +45,6 @@ function appOrFramework(id: string, ctx: ChunkingContext, seen: Map<string, bool
 }
 
 const inFirstScript = (id: string, ctx: ChunkingContext) =>
-  FIRST_SCRIPT.test(id) ||
   (ctx.getModuleInfo(id)?.importers ?? []).some((importer) => FIRST_SCRIPT.test(importer));
 
 export const codeSplitting: Rolldown.CodeSplittingOptions = {

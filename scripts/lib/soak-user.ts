@@ -535,7 +535,7 @@ class SimulatedUser {
     // A refund while the handover's capture is still under way (its processor slow or down, as in
     // a failover) is refused with "try again in a minute": the admin waits and asks again, as the
     // answer says, for up to that minute.
-    let decided: Awaited<ReturnType<typeof http.call>> = null;
+    let decided: Reply | null = null;
     for (let asked = 1; ; asked++) {
       decided = await http.call(`sale:admin-${decision}`, `/api/disputes/${sale.orderId}`, {
         method: 'POST',

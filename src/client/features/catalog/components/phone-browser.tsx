@@ -1,6 +1,7 @@
 import { MODAL_SHEET, useBodyMade, useModalDialog, useOpenSoon } from '@client/components/ui/modal';
 import { ShowMore } from '@client/components/ui/show-more';
 import { Spinner } from '@client/components/ui/spinner';
+import { useWide } from '@client/lib/use-wide';
 import { useValue, type ValueStore, valueStore } from '@client/lib/value-store';
 import { SEARCH_SORTS, type SearchSort } from '@shared/constants';
 import type { Product } from '@shared/entities';
@@ -12,7 +13,6 @@ import {
   useId,
   useRef,
   useState,
-  useSyncExternalStore,
 } from 'react';
 import { Link, useLocation, useNavigation } from 'react-router';
 import { activeFilterCount, clearFilters, type FilterScope } from '../phone-filters';
@@ -52,22 +52,6 @@ type PhoneBrowserProps = {
 
 const isSort = (value: string): value is SearchSort =>
   (SEARCH_SORTS as readonly string[]).includes(value);
-
-/** From this width the filters stand beside the list and the drawer is not used. */
-const WIDE = '(min-width: 64rem)';
-
-const subscribeWide = (onChange: () => void) => {
-  const wide = window.matchMedia(WIDE);
-  wide.addEventListener('change', onChange);
-  return () => wide.removeEventListener('change', onChange);
-};
-/** Whether the screen is wide enough for the sidebar (false on the server). */
-const useWide = () =>
-  useSyncExternalStore(
-    subscribeWide,
-    () => window.matchMedia(WIDE).matches,
-    () => false,
-  );
 
 /**
  * The filters on a phone: a modal drawer on the native <dialog> (`useModalDialog`: the page

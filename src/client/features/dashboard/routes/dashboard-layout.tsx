@@ -8,12 +8,10 @@ import { MODAL_SHEET, useModalDialog } from '@client/components/ui/modal';
 import { Spinner } from '@client/components/ui/spinner';
 import { type Role, useRole } from '@client/lib/auth/roles';
 import { useAuth } from '@client/lib/auth/use-auth';
+import { useWide } from '@client/lib/use-wide';
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { DashboardMenu } from '../components/dashboard-menu';
-
-/** From this width the menu stands beside the page and the drawer is not used. */
-const WIDE = '(min-width: 64rem)';
 
 /** The side menu by role beside the page; on small screens a drawer the navbar's menu button opens. */
 export function DashboardLayout() {
@@ -49,15 +47,11 @@ function DashboardDrawer({ role }: { role: Role }) {
   // Closed when the page changes, when the screen grows wide, and when the dashboard is left.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new page on purpose
   useEffect(() => setDashboardDrawerOpen(false), [pathname]);
+  const wide = useWide();
   useEffect(() => {
-    const wide = window.matchMedia(WIDE);
-    const onChange = () => wide.matches && setDashboardDrawerOpen(false);
-    wide.addEventListener('change', onChange);
-    return () => {
-      wide.removeEventListener('change', onChange);
-      setDashboardDrawerOpen(false);
-    };
-  }, []);
+    if (wide) setDashboardDrawerOpen(false);
+  }, [wide]);
+  useEffect(() => () => setDashboardDrawerOpen(false), []);
 
   const close = () => setDashboardDrawerOpen(false);
   const onClose = () => {
