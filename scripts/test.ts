@@ -13,6 +13,8 @@ const RESULTS = 'test-results';
 type Counts = { passed: number; failed: number; skipped: number };
 type Report = Record<string, unknown>;
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+/** Each step's wall time, printed again at the end: where the run's minutes go. */
+const timings: string[] = [];
 
 /** Runs one step; counts its report (also when it failed), and stops the run on failure. */
 function step(
@@ -22,7 +24,11 @@ function step(
   report?: [string, (r: Report) => Counts],
 ) {
   console.info(`\n▶ ${title}`);
+  const started = performance.now();
   const result = spawnSync('npx', args, { stdio: 'inherit', env });
+  const seconds = Math.round((performance.now() - started) / 1000);
+  timings.push(`${title}: ${seconds} s`);
+  console.info(`\n◷ ${title}: ${seconds} s`);
   if (report && existsSync(report[0])) {
     const counts = report[1](JSON.parse(readFileSync(report[0], 'utf8')));
     total.passed += counts.passed;
@@ -103,6 +109,7 @@ const NO_RUN_DATABASE = [
 const REPLICATED_CLUSTER = ['tests/api/postgres-ha.test.ts', 'tests/api/failover-soak.test.ts'];
 
 function summarize(): void {
+  console.info(`\ntime by step: ${timings.join(', ')}`);
   console.info(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 }
 
