@@ -58,7 +58,7 @@ export function BarChart({
       <div className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 gap-y-1">
         <div
           aria-hidden="true"
-          className="flex h-40 shrink-0 flex-col justify-between text-right text-xs opacity-80"
+          className="flex h-40 shrink-0 flex-col justify-between text-right text-xs text-current/80"
         >
           <span>{axisFormat(top)}</span>
           <span>{axisFormat(top / 2)}</span>
@@ -122,7 +122,7 @@ export function BarChart({
         <span />
         <div
           aria-hidden="true"
-          className="grid text-xs opacity-80"
+          className="grid text-xs text-current/80"
           style={{ gridTemplateColumns: `repeat(${bars.length}, minmax(0, 1fr))` }}
         >
           {bars.map((bar, i) => (

@@ -63,7 +63,7 @@ export function MessageForm({
           {...describedBy(id, error ?? undefined)}
         />
       </Field>
-      {!paid && <p className="text-xs opacity-80">{HIDDEN_CONTACT_NOTICE}</p>}
+      {!paid && <p className="text-xs text-current/80">{HIDDEN_CONTACT_NOTICE}</p>}
       <div className="flex items-center justify-end gap-3">
         <p role="status" className="text-sm">
           {status}

@@ -7,7 +7,7 @@ import type { RatingSummary as Summary } from '@shared/entities';
  */
 export function RatingSummary({ rating }: { rating: Summary }) {
   const shown = formatRating(rating);
-  if (!shown) return <span className="text-sm opacity-80">No ratings yet</span>;
+  if (!shown) return <span className="text-sm text-current/80">No ratings yet</span>;
   const { average, count } = rating;
   return (
     <span className="whitespace-nowrap text-sm">

@@ -71,7 +71,8 @@ export function ReviewItemCard({
             <ul className="mt-1 list-disc space-y-1 pl-5">
               {item.signals.map((s) => (
                 <li key={`${s.rule}-${s.at}`}>
-                  {s.sentence} <span className="text-sm opacity-80">({T.points(s.weight)})</span>
+                  {s.sentence}{' '}
+                  <span className="text-sm text-current/80">({T.points(s.weight)})</span>
                 </li>
               ))}
             </ul>

@@ -129,7 +129,7 @@ export function BlockedImeisRoute() {
               : { 'aria-describedby': 'block-imei-hint' })}
           />
           {!errors.imei && (
-            <p id="block-imei-hint" className="mt-1 text-sm opacity-70">
+            <p id="block-imei-hint" className="mt-1 text-sm text-current/70">
               {TEXT.imeiHint}
             </p>
           )}

@@ -71,7 +71,7 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: s
     <div className="rounded-box bg-base-200 p-4">
       <dt className="text-sm font-semibold">{label}</dt>
       <dd className="text-xl font-bold tabular-nums sm:text-2xl">{value}</dd>
-      {hint && <dd className="mt-1 text-sm opacity-80">{hint}</dd>}
+      {hint && <dd className="mt-1 text-sm text-current/80">{hint}</dd>}
     </div>
   );
 }

@@ -150,7 +150,7 @@ function RangePicker({ range }: { range: OverviewRange | null }) {
         <button type="submit" className="btn btn-sm btn-outline">
           {T.show}
         </button>
-        <p id={hintId} className="w-full text-sm opacity-80">
+        <p id={hintId} className="w-full text-sm text-current/80">
           {T.rangeHint}
         </p>
       </Form>
@@ -296,7 +296,7 @@ function Models({ overview }: { overview: Overview }) {
           <ExportButton range={overview} table="models" label={T.exportModels} />
         )}
       </div>
-      <p className="text-sm opacity-80">{T.modelsHint}</p>
+      <p className="text-sm text-current/80">{T.modelsHint}</p>
       {overview.models.length === 0 ? (
         <p>{T.noModels}</p>
       ) : (

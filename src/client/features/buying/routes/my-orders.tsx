@@ -77,7 +77,7 @@ export function MyOrdersRoute() {
                 </Link>
                 <Link
                   to={`/product/${o.productId}`}
-                  className="link link-hover block text-sm font-normal opacity-80"
+                  className="link link-hover block text-sm font-normal text-current/80"
                 >
                   {BUYING_TEXT.phonePage}
                   <span className="sr-only">: {o.productName}</span>

@@ -144,7 +144,7 @@ function SavedSearchCard({
           )}
           {search.paused && <span className="badge badge-ghost">{SAVED_SEARCHES_TEXT.paused}</span>}
         </div>
-        <p className="text-sm opacity-80">{summary || SAVED_SEARCHES_TEXT.everyPhone}</p>
+        <p className="text-sm text-current/80">{summary || SAVED_SEARCHES_TEXT.everyPhone}</p>
         <p className="font-semibold">
           {SAVED_SEARCHES_TEXT.matching(search.matching, search.matchingCapped)}
         </p>

@@ -29,7 +29,7 @@ export function AskSeller({ productId, signedIn }: { productId: string; signedIn
       </h2>
       {signedIn ? (
         <>
-          <p className="text-sm opacity-80">{ASK_TEXT.hint}</p>
+          <p className="text-sm text-current/80">{ASK_TEXT.hint}</p>
           <MessageForm
             placeholder={ASK_TEXT.placeholder}
             paid={false}

@@ -62,7 +62,7 @@ export function ProductActions({
 }: ProductActionsProps) {
   const sold = product.status === 'sold';
   if (!buyerActions)
-    return <p className="text-right text-sm opacity-80">{CATALOG_TEXT.onlyBuyers}</p>;
+    return <p className="text-right text-sm text-current/80">{CATALOG_TEXT.onlyBuyers}</p>;
   return (
     <div className={className}>
       {booking && <span className="badge badge-info mr-auto">{CATALOG_TEXT.bookedByYou}</span>}

@@ -187,7 +187,7 @@ describe('ProductCard', () => {
       expect(container.querySelector('del')?.parentElement).not.toHaveClass('sr-only');
       const original = screen.getByText('Original price,').parentElement;
       expect(original).toHaveTextContent(/^Original price, new: \$1,199$/);
-      expect(original).toHaveClass('opacity-70');
+      expect(original).toHaveClass('text-current/70');
       rerender(<ProductCard product={product} />);
       expect(container.querySelectorAll('del, s')).toHaveLength(0);
       expect(screen.getByText('Original price,').parentElement).toHaveTextContent('new: $1,199');

@@ -49,7 +49,7 @@ export const ProductCard = memo(function ProductCard({
               {product.modelName}
             </Link>
           </h2>
-          <p className="mt-1 text-sm opacity-80">{product.description}</p>
+          <p className="mt-1 text-sm text-current/80">{product.description}</p>
         </div>
         <PriceTag product={product} />
         <ProductDetails product={product} />

@@ -27,7 +27,7 @@ export function PriceTag({ product, large = false }: { product: Product; large?:
           {CATALOG_TEXT.was} <del>{formatDollars(product.previousPrice)}</del>
         </span>
       )}
-      <span className={`opacity-70 ${large ? 'text-base' : 'text-sm'}`}>
+      <span className={`text-current/70 ${large ? 'text-base' : 'text-sm'}`}>
         <span className="sr-only">{CATALOG_TEXT.originalPrice} </span>
         {CATALOG_TEXT.newPrice} {formatDollars(product.originalPrice)}
       </span>
@@ -39,7 +39,7 @@ export function PriceTag({ product, large = false }: { product: Product; large?:
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="flex justify-between gap-2 border-b border-base-200 py-1">
-      <dt className="opacity-70">{label}</dt>
+      <dt className="text-current/70">{label}</dt>
       <dd className="text-right font-medium">{children}</dd>
     </div>
   );

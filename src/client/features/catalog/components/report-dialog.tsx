@@ -112,7 +112,7 @@ export function ReportDialog({
             aria-describedby={`${noteId}-hint`}
             onChange={(event) => setNote(event.target.value)}
           />
-          <p id={`${noteId}-hint`} className="text-xs opacity-80">
+          <p id={`${noteId}-hint`} className="text-xs text-current/80">
             {REPORT_TEXT.noteHint(REPORT_NOTE_MAX)}
           </p>
         </div>

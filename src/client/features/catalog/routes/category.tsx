@@ -73,7 +73,7 @@ export function CategoryRoute() {
             <h1 id={HEADING_ID} className="text-3xl font-bold">
               {TEXT.category.products}
             </h1>
-            <p className="text-lg font-semibold opacity-80">{brand}</p>
+            <p className="text-lg font-semibold text-current/80">{brand}</p>
           </hgroup>
         </>
       }

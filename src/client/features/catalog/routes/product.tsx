@@ -46,6 +46,10 @@ export const productLoader =
     return id;
   };
 
+/** A crumb after the first: a chevron before it, as daisyUI's breadcrumbs draw it. */
+const CRUMB =
+  "flex items-center before:ms-2 before:me-3 before:block before:size-1.5 before:rotate-45 before:border-t before:border-r before:border-current/40 before:content-['']";
+
 const brandOf = (product: Product) =>
   CATEGORIES.find((c) => c.categoryId === product.categoryId)?.name ?? '';
 
@@ -95,7 +99,7 @@ function SellerBox({ product, seller }: { product: Product; seller: SellerProfil
       className="card bg-base-100 shadow-sm ring-1 ring-base-300"
     >
       <div className="card-body gap-3">
-        <h2 id="seller-heading" className="text-sm font-semibold uppercase opacity-70">
+        <h2 id="seller-heading" className="text-sm font-semibold uppercase text-current/70">
           {CATALOG_TEXT.aboutSeller}
         </h2>
         <p className="text-xl font-bold">
@@ -169,15 +173,21 @@ export function ProductRoute() {
         noindex={sold || withdrawn}
         jsonLd={productJsonLd(product, seller)}
       />
-      <nav aria-label={CATALOG_TEXT.breadcrumb} className="breadcrumbs py-0 text-sm">
-        <ul>
-          <li>
-            <Link to="/">{TEXT.nav.home}</Link>
+      {/* Utilities, not daisyUI's `breadcrumbs`: its `li > :hover` rules match any element, and
+          every tap restyled the tapped element's ancestry for them (decision 065). */}
+      <nav aria-label={CATALOG_TEXT.breadcrumb} className="overflow-x-auto text-sm">
+        <ul className="flex min-h-min items-center whitespace-nowrap">
+          <li className="flex items-center">
+            <Link to="/" className="hover:underline">
+              {TEXT.nav.home}
+            </Link>
           </li>
-          <li>
-            <Link to={`/category/${product.categoryId}`}>{brand}</Link>
+          <li className={CRUMB}>
+            <Link to={`/category/${product.categoryId}`} className="hover:underline">
+              {brand}
+            </Link>
           </li>
-          <li aria-current="page" className="min-w-0 truncate">
+          <li aria-current="page" className={`${CRUMB} min-w-0 truncate`}>
             {product.modelName}
           </li>
         </ul>

@@ -54,7 +54,7 @@ export function SellerRoute() {
         })}
       />
       <header className="space-y-3">
-        <p className="text-sm font-semibold uppercase opacity-70">{CATALOG_TEXT.sellerPage}</p>
+        <p className="text-sm font-semibold uppercase text-current/70">{CATALOG_TEXT.sellerPage}</p>
         <h1 className="text-3xl font-bold break-words">{seller.name}</h1>
         <SellerFacts seller={seller} />
         <ReportButton kind="seller" id={seller._id} name={seller.name} sellerId={seller._id} />

@@ -47,16 +47,23 @@ const MENUS: Record<Role, { to: string; label: string }[]> = {
   ],
 };
 
+/**
+ * The dashboard's menu, styled with utilities rather than daisyUI's `menu`: that component's
+ * `:hover` and `:active` rules match any element, which made every tap on every page restyle
+ * the tapped element's whole ancestry (decision 065).
+ */
 export function DashboardMenu({ role, onNavigate }: { role: Role; onNavigate: () => void }) {
   const unread = useUnreadConversations(role !== 'admin');
   return (
-    <ul className="menu w-64 gap-1 p-4">
+    <ul className="flex w-64 flex-col gap-1 p-4 text-sm">
       {MENUS[role].map((item) => (
         <li key={item.to}>
           <NavLink
             to={item.to}
             onClick={onNavigate}
-            className={({ isActive }) => (isActive ? 'menu-active' : '')}
+            className={({ isActive }) =>
+              `flex items-center gap-2 rounded-field px-3 py-1.5 ${isActive ? 'bg-neutral text-neutral-content' : 'hover:bg-base-content/10'}`
+            }
           >
             {item.label}
             {item.to === '/dashboard/messages' && unread > 0 && (

@@ -36,7 +36,7 @@ export function AdvertisedGrid() {
                 {item.feature.ram} RAM · {storageLabel(item.feature.storage)} · {item.feature.color}{' '}
                 · {item.feature.battery} mAh
               </p>
-              <p className="text-sm opacity-80">
+              <p className="text-sm text-current/80">
                 {item.location} · used {item.timeUsed} months
               </p>
               <div className="card-actions mt-2 justify-end">

@@ -72,7 +72,7 @@ export function ConversationRoute() {
           <li key={m._id} className={`chat ${m.mine ? 'chat-end' : 'chat-start'}`}>
             <div className="chat-header text-xs">
               {m.mine ? MESSAGE_TEXT.you : m.senderName}{' '}
-              <time dateTime={m.at} className="opacity-70">
+              <time dateTime={m.at} className="text-current/70">
                 {formatDateTime(m.at)}
               </time>
             </div>

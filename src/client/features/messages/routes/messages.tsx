@@ -29,7 +29,7 @@ export function MessagesRoute() {
                 <span className="flex flex-wrap items-baseline justify-between gap-2">
                   <span className="font-semibold">
                     {c.productName}{' '}
-                    <span className="font-normal opacity-80">
+                    <span className="font-normal text-current/80">
                       {MESSAGE_TEXT.with(c.counterpartName)}
                     </span>
                   </span>
@@ -39,11 +39,11 @@ export function MessagesRoute() {
                 </span>
                 {c.lastMessage && (
                   <span className="mt-1 block text-sm">
-                    <span className="line-clamp-2 break-words opacity-90">
+                    <span className="line-clamp-2 break-words text-current/90">
                       {c.lastMessage.mine ? `${MESSAGE_TEXT.you}: ` : ''}
                       {c.lastMessage.body}
                     </span>
-                    <time dateTime={c.lastMessage.at} className="text-xs opacity-70">
+                    <time dateTime={c.lastMessage.at} className="text-xs text-current/70">
                       {formatDateTime(c.lastMessage.at)}
                     </time>
                   </span>

@@ -76,14 +76,14 @@ export function NotificationBell() {
             )}
           </div>
           {items.length === 0 ? (
-            <p className="text-sm opacity-80">{NOTIFICATION_TEXT.empty}</p>
+            <p className="text-sm text-current/80">{NOTIFICATION_TEXT.empty}</p>
           ) : (
             <ul className="max-h-[60vh] space-y-1 overflow-y-auto">
               {items.map((n) => (
                 <li key={n._id}>
                   <Link
                     to={n.link}
-                    className={`block rounded-box p-2 text-sm hover:bg-base-200 ${n.read ? 'opacity-75' : 'bg-primary/5 font-medium'}`}
+                    className={`block rounded-box p-2 text-sm hover:bg-base-200 ${n.read ? 'text-current/75' : 'bg-primary/5 font-medium'}`}
                     onClick={() => {
                       if (!n.read) markRead.mutate([n._id]);
                       close();
@@ -91,7 +91,10 @@ export function NotificationBell() {
                   >
                     {!n.read && <span className="sr-only">{NOTIFICATION_TEXT.unreadMark}: </span>}
                     {n.text}
-                    <time dateTime={n.createdAt} className="block text-xs font-normal opacity-70">
+                    <time
+                      dateTime={n.createdAt}
+                      className="block text-xs font-normal text-current/70"
+                    >
                       {formatDateTime(n.createdAt)}
                     </time>
                   </Link>

@@ -171,7 +171,7 @@ function PasswordField({
         {...(error ? {} : { 'aria-describedby': `${id}-hint` })}
         registration={registration}
       />
-      <p id={`${id}-hint`} className="mt-1 text-sm opacity-80">
+      <p id={`${id}-hint`} className="mt-1 text-sm text-current/80">
         {PAYOUTS_TEXT.passwordHint}
       </p>
     </div>

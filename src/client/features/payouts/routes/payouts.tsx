@@ -36,7 +36,7 @@ function Figure({ label, amount, hint }: { label: string; amount: number; hint: 
       >
         {formatMoney(amount)}
       </dd>
-      <dd className="mt-1 text-sm opacity-80">{hint}</dd>
+      <dd className="mt-1 text-sm text-current/80">{hint}</dd>
     </div>
   );
 }
@@ -93,7 +93,7 @@ function Balances({ summary }: { summary: PayoutSummary }) {
             </p>
           )
         )}
-        <p className="text-sm opacity-80">{PAYOUTS_TEXT.schedule(summary.schedule)}</p>
+        <p className="text-sm text-current/80">{PAYOUTS_TEXT.schedule(summary.schedule)}</p>
       </div>
     </section>
   );
@@ -150,7 +150,9 @@ function AccountSection({
             </span>
           </p>
           <p className="text-sm">{PAYOUTS_TEXT.statusHint[account.status]}</p>
-          <p className="text-sm opacity-80">{PAYOUTS_TEXT.addedOn(formatDate(account.addedAt))}</p>
+          <p className="text-sm text-current/80">
+            {PAYOUTS_TEXT.addedOn(formatDate(account.addedAt))}
+          </p>
           {account.payoutsHeldUntil && Date.parse(account.payoutsHeldUntil) > Date.now() && (
             <p className="text-sm font-medium">
               {PAYOUTS_TEXT.heldUntil(formatDateTime(account.payoutsHeldUntil))}

@@ -58,7 +58,7 @@ function ReportCard({ report }: { report: MyReport }) {
   return (
     <li aria-labelledby={headingId} className="card card-border bg-base-100">
       <div className="card-body gap-2 p-4">
-        <p className="text-sm font-semibold uppercase opacity-80">
+        <p className="text-sm font-semibold uppercase text-current/80">
           {kind === 'listing' ? MY_REPORTS_TEXT.listing : MY_REPORTS_TEXT.seller}
         </p>
         <h2 id={headingId} className="card-title text-lg break-words">

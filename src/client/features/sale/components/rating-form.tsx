@@ -50,14 +50,16 @@ export function RatingForm({
       <fieldset className="fieldset" {...(error ? { 'aria-describedby': errorId } : {})}>
         <legend className="fieldset-legend">{SALE_TEXT.stars}</legend>
         <div className="flex items-center gap-3">
-          <div className="rating rating-lg rounded-box p-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary">
+          {/* Stars drawn with utilities, not daisyUI's `rating`: its rules match any element on
+              :active and :has(~:checked), which every tap on every page paid for (decision 065). */}
+          <div className="inline-flex rounded-box p-1 align-middle has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary">
             {STARS.map((n) => (
               <input
                 key={n}
                 type="radio"
                 name={`stars-${uid}`}
                 value={n}
-                className="mask mask-star-2 bg-warning"
+                className={`mask mask-star-2 size-7 cursor-pointer appearance-none bg-warning focus-visible:scale-110 ${stars !== null && n <= stars ? '' : 'opacity-20'}`}
                 aria-label={SALE_TEXT.star(n)}
                 checked={stars === n}
                 onChange={() => setStars(n)}

@@ -55,7 +55,7 @@ export function StageTimeline({ sale }: { sale: Sale }) {
               }`}
             />
             <p className={step.at ? 'font-medium' : ''}>{step.label}</p>
-            <p className="text-sm opacity-80">
+            <p className="text-sm text-current/80">
               {step.at ? (
                 <time dateTime={step.at}>{formatDateTime(step.at)}</time>
               ) : (

@@ -189,7 +189,7 @@ export function ProductFields({
         registration={register(name, rules)}
       />
       {hint && (
-        <p id={hintId(name)} className="mt-1 text-sm opacity-70">
+        <p id={hintId(name)} className="mt-1 text-sm text-current/70">
           {hint}
         </p>
       )}
@@ -260,7 +260,7 @@ export function ProductFields({
             autoComplete: 'off',
           })
         : imei.last4 && (
-            <p className="fieldset self-end text-sm opacity-80">
+            <p className="fieldset self-end text-sm text-current/80">
               {SELLING_TEXT.imeiShown(imei.last4)}
             </p>
           )}

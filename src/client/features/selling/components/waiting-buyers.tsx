@@ -72,7 +72,7 @@ export function WaitingBuyers({
   });
   const buyers = asked && question ? waiting.data?.buyers : undefined;
   return (
-    <p aria-live="polite" className={`mt-1 text-sm ${buyers ? 'font-medium' : 'opacity-70'}`}>
+    <p aria-live="polite" className={`mt-1 text-sm ${buyers ? 'font-medium' : 'text-current/70'}`}>
       {buyers === undefined
         ? ''
         : buyers > 0
