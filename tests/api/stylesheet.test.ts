@@ -34,7 +34,7 @@ function splitTop(text: string, sep: RegExp): string[] {
 }
 
 /** The selectors of a stylesheet whose last compound has a state pseudo-class and nothing else to narrow it. */
-export function unnarrowedStateSelectors(css: string): string[] {
+function unnarrowedStateSelectors(css: string): string[] {
   const found = new Set<string>();
   for (const [, prelude = ''] of css.matchAll(/([^{};]+)\{/g)) {
     if (prelude.trim().startsWith('@') || !STATE.test(prelude)) continue;

@@ -191,29 +191,27 @@ export function ReviewItemCard({
             {item.held ? T.clearHeld : T.clear} <span className="sr-only">{item.title}</span>
           </button>
           {item.kind === 'listing' && (
-            <>
-              <button
-                type="button"
-                className="btn btn-warning btn-sm"
-                disabled={busy}
-                onClick={() =>
-                  onDecide({
-                    target: 'listing',
-                    id: item.id,
-                    action: 'withdraw',
-                    subject: item.title,
-                    itemKey: key,
-                    ask: {
-                      question: T.withdrawQuestion(item.title),
-                      means: T.withdrawMeans,
-                      confirm: T.withdraw,
-                    },
-                  })
-                }
-              >
-                {T.withdraw} <span className="sr-only">{item.title}</span>
-              </button>
-            </>
+            <button
+              type="button"
+              className="btn btn-warning btn-sm"
+              disabled={busy}
+              onClick={() =>
+                onDecide({
+                  target: 'listing',
+                  id: item.id,
+                  action: 'withdraw',
+                  subject: item.title,
+                  itemKey: key,
+                  ask: {
+                    question: T.withdrawQuestion(item.title),
+                    means: T.withdrawMeans,
+                    confirm: T.withdraw,
+                  },
+                })
+              }
+            >
+              {T.withdraw} <span className="sr-only">{item.title}</span>
+            </button>
           )}
           <button
             type="button"
