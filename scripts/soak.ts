@@ -535,7 +535,7 @@ async function main(): Promise<number> {
           ledger,
           races,
           raceChance: 0.1,
-          raceSellers: stock.raceSellers,
+          racePhones: stock.racePhones,
           thinkMs: [400, 1200],
           sales: {
             sellerOf: stock.sellerOf,

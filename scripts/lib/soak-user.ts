@@ -190,7 +190,7 @@ export type UserContext = {
   ledger: Ledger;
   races: RaceBoard;
   raceChance: number;
-  raceSellers: Set<string>;
+  racePhones: Set<string>;
   thinkMs: [number, number];
   sales: SaleOptions;
 };
@@ -264,8 +264,8 @@ class SimulatedUser {
         { accept: (s, b) => (s === 200 && Array.isArray(b) ? 'ok' : undefined) },
       );
       if (!reply) break;
-      for (const p of reply.body as { _id: string; status: string; email: string }[]) {
-        if (p.status === 'available' && !this.ctx.raceSellers.has(p.email))
+      for (const p of reply.body as { _id: string; status: string }[]) {
+        if (p.status === 'available' && !this.ctx.racePhones.has(p._id))
           found.push({ productId: p._id });
       }
       path = found.length >= 6 ? null : nextLink(reply.headers.get('link'));
@@ -274,8 +274,8 @@ class SimulatedUser {
       const ads = await http.call('browse:advertised', '/api/advertise', {
         accept: (s, b) => (s === 200 && Array.isArray(b) ? 'ok' : undefined),
       });
-      for (const ad of (ads?.body ?? []) as { advertiseId: string; email: string }[]) {
-        if (!this.ctx.raceSellers.has(ad.email)) found.push({ productId: ad.advertiseId });
+      for (const ad of (ads?.body ?? []) as { advertiseId: string }[]) {
+        if (!this.ctx.racePhones.has(ad.advertiseId)) found.push({ productId: ad.advertiseId });
       }
     }
     return found;
