@@ -59,7 +59,7 @@ export function RatingForm({
                 type="radio"
                 name={`stars-${uid}`}
                 value={n}
-                className={`mask mask-star-2 size-7 cursor-pointer appearance-none bg-warning focus-visible:scale-110 ${stars !== null && n <= stars ? '' : 'opacity-20'}`}
+                className={`mask mask-star-2 size-7 cursor-pointer appearance-none focus-visible:scale-110 ${stars !== null && n <= stars ? 'bg-warning' : 'bg-warning/20'}`}
                 aria-label={SALE_TEXT.star(n)}
                 checked={stars === n}
                 onChange={() => setStars(n)}
