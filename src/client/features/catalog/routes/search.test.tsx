@@ -130,14 +130,21 @@ describe('the search page', () => {
 
   it('shows a ticked box and the sort chosen at once, while their list loads', async () => {
     const user = userEvent.setup();
-    let release = () => {};
     const { search } = renderAt('/search?q=pixel', () => found([phone(1)]));
-    vi.mocked(fetch).mockImplementation(
-      () =>
-        new Promise((resolve) => {
-          release = () => resolve(Response.json(found([phone(2)]).body));
-        }),
+    // The server holds every list asked for until `release`, then answers them and every later
+    // one: the sort's navigation starts after the next frame, which may come after the release.
+    const waiting: (() => void)[] = [];
+    let released = false;
+    const answer = () => Response.json(found([phone(2)]).body);
+    vi.mocked(fetch).mockImplementation(() =>
+      released
+        ? Promise.resolve(answer())
+        : new Promise((resolve) => waiting.push(() => resolve(answer()))),
     );
+    const release = () => {
+      released = true;
+      for (const respond of waiting) respond();
+    };
     await user.click(await screen.findByRole('checkbox', { name: '8 GB' }));
     expect(screen.getByRole('checkbox', { name: '8 GB' })).toBeChecked();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'price-asc');
