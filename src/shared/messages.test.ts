@@ -51,6 +51,26 @@ describe('hiding contact details before a payment', () => {
     expect(hideContacts(text).hidden).toBe(expected !== text);
   });
 
+  // A phone's name as the app writes it, the storage after a name that ends in digits (the model
+  // names an end-to-end test made, and a year in a name): no number, so nothing hidden.
+  it.each([
+    'Honest Pixel Guidemx0p9861 (128 GB, Good)',
+    'Xiaomi 14T Pro 2024 (256 GB, Like New)',
+    'Galaxy S23 2024 (1 TB, Good) for $450 matches your saved search “galaxy”.',
+  ])('%s: left as it is', (name) => {
+    expect(hideContacts(name)).toEqual({ text: name, hidden: false });
+  });
+
+  it.each([
+    ['Call 555 123 4567 (128 GB, Good)', `Call ${HIDDEN_CONTACT} (128 GB, Good)`],
+    ['Pixel 5551234 (64 GB, Fair)', `Pixel ${HIDDEN_CONTACT} (64 GB, Fair)`],
+    // Only the app's own sizes and format: anything else still joins the number.
+    ['call 555 123 (4567 GB, ok)', `call ${HIDDEN_CONTACT} GB, ok)`],
+    ['call 555 123 (128 GB here', `call ${HIDDEN_CONTACT} GB here`],
+  ])('%s: the number before a storage hidden, the storage kept', (text, expected) => {
+    expect(hideContacts(text).text).toBe(expected);
+  });
+
   it.each([
     'Is it unlocked? $450 is my best offer.',
     'It has 128 GB, battery health 91%, bought in 2023.',

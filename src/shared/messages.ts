@@ -3,6 +3,8 @@
  * message are hidden, so a deal is not taken off the marketplace (where neither side is
  * protected) before it exists; after the payment both sides see each other's details anyway.
  */
+import { STORAGE_OPTIONS } from './constants';
+
 export const MESSAGE_MAX_LENGTH = 2000;
 export const HIDDEN_CONTACT = '[hidden until payment]';
 export const HIDDEN_CONTACT_NOTICE =
@@ -70,6 +72,17 @@ const PHONE = /(?<!\p{Sc})\+?\p{Nd}(?:[^\p{L}\p{Nd}\p{Sc}%]{0,5}\p{Nd}){6,20}/gu
 const DATE_OR_YEARS =
   /^(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d{2}|(?:19|20)\d{2}[./-]\d{1,2}[./-]\d{1,2}|(?:19|20)\d{2}\s?[-–]\s?(?:19|20)\d{2})$/;
 
+/**
+ * A phone's storage as the app writes it after the phone's name, 'Pixel 7 (128 GB, Good)'
+ * (`phoneName`), at the end of a run of digits: never part of a number. A name ending in digits
+ * ('Xiaomi 14T 2024', a code in the name) ran into it as seven digits and was hidden. Only the
+ * app's own sizes, followed by their unit and the comma before the condition.
+ */
+const STORAGE_TAIL = new RegExp(
+  String.raw`\s?\((?:${STORAGE_OPTIONS.map((o) => o.split(' ')[0]).join('|')})$`,
+);
+const STORAGE_UNIT = /^ [GT]B, /;
+
 /** What each pattern needs to match at all, tested in one linear pass before it is tried. */
 const MAY_SPELL_AN_ADDRESS = /@|\bat\b/i;
 const MAY_LINK = /[./]|\b(?:dot|www)\b/i;
@@ -109,6 +122,13 @@ export function hideContacts(text: string): { text: string; hidden: boolean } {
   if (MAY_LINK.test(out)) out = out.replace(LINK, hide);
   if (MAY_HANDLE.test(out)) out = out.replace(HANDLE, hide);
   if (SEVEN_DIGITS.test(out))
-    out = out.replace(PHONE, (run) => (DATE_OR_YEARS.test(run) ? run : hide()));
+    out = out.replace(PHONE, (run: string, at: number, whole: string) => {
+      const storage = STORAGE_TAIL.exec(run);
+      if (!storage || !STORAGE_UNIT.test(whole.slice(at + run.length, at + run.length + 5)))
+        return DATE_OR_YEARS.test(run) ? run : hide();
+      const name = run.slice(0, storage.index);
+      const digits = name.match(/\p{Nd}/gu)?.length ?? 0;
+      return digits < 7 || DATE_OR_YEARS.test(name) ? run : hide() + storage[0];
+    });
   return { text: hidden ? out : text, hidden };
 }
