@@ -14,25 +14,10 @@
 import { chromium, type Locator, type Page } from 'playwright';
 import { API_PASSWORD, createAccountViaApi } from '../tests/e2e/api';
 import { withAppServer } from './lib/app-server';
+import { option, type TraceEvent } from './lib/trace-events';
 
-type TraceEvent = {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  args?: {
-    name?: string;
-    data?: { type?: string; functionName?: string; url?: string; lineNumber?: number };
-  };
-};
 type Entry = { name: string; start: number; delay: number; processing: number; duration: number };
 
-const option = (name: string, fallback: number) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? Number(arg.split('=')[1]) : fallback;
-};
 const CPU = option('cpu', 4);
 const RUNS = option('runs', 3);
 const SETTLE_MS = option('settle', 500);

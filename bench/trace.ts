@@ -14,23 +14,9 @@
  */
 import { chromium } from 'playwright';
 import { withAppServer } from './lib/app-server';
+import { option, type TraceEvent } from './lib/trace-events';
 import { publicPages } from './lighthouse';
 
-type TraceEvent = {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: { url?: string; functionName?: string; frame?: string } };
-};
-
-const option = (name: string, fallback: number) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? Number(arg.split('=')[1]) : fallback;
-};
 const CPU = option('cpu', 4);
 const RUNS = option('runs', 3);
 const MIN_MS = option('min', 10);
