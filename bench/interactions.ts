@@ -19,7 +19,9 @@
  *   npm run bench -- --only=interactions
  *
  * `BENCH_INP_CPU=8` slows the CPU 8× instead of 4×: on a host twice as fast as usual (Lighthouse's
- * `benchmarkIndex` beside the figures says), the same phone as 4× on the usual host.
+ * `benchmarkIndex` beside the figures says), the same phone as 4× on the usual host. For a
+ * before/after of one change, `BENCH_INP_ONLY=search:` runs the interactions whose name holds that
+ * text and `BENCH_INP_RUNS=10` does each more often; the bench's own figures use neither.
  */
 import { randomInt } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright';
@@ -29,8 +31,10 @@ import { type Account, API_PASSWORD, createAccountViaApi, uniqueImei } from '../
 import type { PartResult } from './lib/report';
 import { median, spreadOf } from './lib/stats';
 
-const RUNS = 5;
+const RUNS = Number(process.env.BENCH_INP_RUNS ?? 5);
 const CPU = Number(process.env.BENCH_INP_CPU ?? 4);
+/** Only the interactions whose name holds this text (a before/after of one change). */
+const ONLY = process.env.BENCH_INP_ONLY?.toLowerCase();
 const SECTION = `Interaction to Next Paint (issue 36; phone size, CPU ×${CPU})`;
 const P75_MS = 100;
 const WORST_MS = 200;
@@ -347,6 +351,7 @@ export async function benchInteractions(
   try {
     const contexts = new Map<Who, BrowserContext>();
     for (const interaction of INTERACTIONS) {
+      if (ONLY && !interaction.name.toLowerCase().includes(ONLY)) continue;
       let context = contexts.get(interaction.who);
       if (!context) {
         context = await contextFor(browser, origin, interaction.who);

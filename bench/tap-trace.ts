@@ -4,12 +4,13 @@
  * a Chromium trace, each with its parts by kind. The tool behind decision 067; not a figure of the
  * bench (the interactions part's are). Run by hand:
  *
- *   npx tsx bench/tap-trace.ts [--cpu=4] [--runs=3] [--settle=500] booking|filters
+ *   npx tsx bench/tap-trace.ts [--cpu=4] [--runs=3] [--settle=500] booking|filters|tick
  *
  * Starts the server on the demo data (the built client: `npm run build` first), signs a new buyer
  * in at phone size, and taps as the bench does: the target scrolled into view, `--settle` ms,
  * then the tap (`--settle=0` taps as Playwright's own `tap()` does, scrolling in the same moment).
- * `booking`: the first free Book Now on `/category/01`; `filters`: the Filters button on `/search`.
+ * `booking`: the first free Book Now on `/category/01`; `filters`: the Filters button on `/search`;
+ * `tick`: the filters' 128 GB box on `/search`, the drawer opened first.
  */
 import { chromium, type Locator, type Page } from 'playwright';
 import { API_PASSWORD, createAccountViaApi } from '../tests/e2e/api';
@@ -30,7 +31,10 @@ const PHONE = {
   hasTouch: true,
 };
 
-const TAPS: Record<string, { path: string; target: (page: Page) => Locator }> = {
+const TAPS: Record<
+  string,
+  { path: string; target: (page: Page) => Locator; before?: (page: Page) => Promise<void> }
+> = {
   booking: {
     path: '/category/01',
     target: (page) =>
@@ -39,6 +43,15 @@ const TAPS: Record<string, { path: string; target: (page: Page) => Locator }> = 
   filters: {
     path: '/search',
     target: (page) => page.getByRole('button', { name: /^Filters/ }),
+  },
+  tick: {
+    path: '/search',
+    before: async (page) => {
+      await page.getByRole('button', { name: /^Filters/ }).tap();
+      await page.getByRole('dialog', { name: 'Filters' }).getByRole('checkbox').first().waitFor();
+    },
+    target: (page) =>
+      page.getByRole('dialog', { name: 'Filters' }).getByRole('checkbox', { name: '128 GB' }),
   },
 };
 
@@ -142,6 +155,7 @@ await withAppServer({ seedDemo: true }, async (origin) => {
       await page.goto(tap.path);
       await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
       await page.waitForTimeout(1500);
+      await tap.before?.(page);
       const target = tap.target(page);
       if (SETTLE_MS > 0) {
         await target.scrollIntoViewIfNeeded();
