@@ -1,3 +1,4 @@
+import { afterNextPaint } from '@client/lib/after-paint';
 import { storageLabel } from '@client/lib/format';
 import { CATEGORIES, CONDITION_OPTIONS, RAM_OPTIONS, STORAGE_OPTIONS } from '@shared/constants';
 import { type ChangeEvent, memo, type ReactNode, useEffect, useRef, useState } from 'react';
@@ -23,6 +24,38 @@ const sameTexts = (a: Texts, b: Texts) => TEXT_FILTERS.every((key) => a[key] ===
 
 type MultiKey = 'brand' | 'ram' | 'storage' | 'condition';
 
+/**
+ * A box's tick as the tap leaves it, before the list's filters have it: the tap re-renders the
+ * box's own group and nothing else, and its change applies after that frame has painted (the
+ * page, the other copy of the form and the list follow; issue 36, decision 068). What the
+ * filters say again, once they change, is what shows. A change still waiting when the form goes
+ * away is called off.
+ */
+function useTicks<T>(from: T) {
+  const [ticks, setTicks] = useState<{ from: T; on: ReadonlyMap<string, boolean> }>(() => ({
+    from,
+    on: new Map(),
+  }));
+  const waiting = useRef(new Set<() => void>());
+  useEffect(() => {
+    const pending = waiting.current;
+    return () => {
+      for (const cancel of pending) cancel();
+    };
+  }, []);
+  const on = ticks.from === from ? ticks.on : NO_TICKS;
+  const tick = (value: string, checked: boolean, change: () => void) => {
+    setTicks({ from, on: new Map(on).set(value, checked) });
+    const cancel = afterNextPaint(() => {
+      waiting.current.delete(cancel);
+      change();
+    });
+    waiting.current.add(cancel);
+  };
+  return { on, tick };
+}
+const NO_TICKS: ReadonlyMap<string, boolean> = new Map();
+
 function CheckGroup<K extends MultiKey>({
   name,
   legend,
@@ -37,6 +70,7 @@ function CheckGroup<K extends MultiKey>({
   onToggle: (name: K, value: PhoneFilters[K][number], on: boolean) => void;
 }) {
   const chosen: readonly string[] = filters[name];
+  const ticks = useTicks(chosen);
   return (
     <fieldset className="fieldset">
       <legend className="fieldset-legend">{legend}</legend>
@@ -48,8 +82,11 @@ function CheckGroup<K extends MultiKey>({
               className="checkbox checkbox-sm"
               name={name}
               value={value}
-              checked={chosen.includes(value)}
-              onChange={(e) => onToggle(name, value, e.currentTarget.checked)}
+              checked={ticks.on.get(value) ?? chosen.includes(value)}
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                ticks.tick(value, on, () => onToggle(name, value, on));
+              }}
             />
             {label}
           </label>
@@ -72,6 +109,7 @@ function Flag({
   checked: boolean;
   onChange: (on: boolean) => void;
 }) {
+  const ticks = useTicks(checked);
   return (
     <fieldset className="fieldset">
       <legend className="fieldset-legend">{legend}</legend>
@@ -81,8 +119,11 @@ function Flag({
           className="checkbox checkbox-sm"
           name={name}
           value="true"
-          checked={checked}
-          onChange={(e) => onChange(e.currentTarget.checked)}
+          checked={ticks.on.get(name) ?? checked}
+          onChange={(e) => {
+            const on = e.currentTarget.checked;
+            ticks.tick(name, on, () => onChange(on));
+          }}
         />
         {label}
       </label>
@@ -210,16 +251,22 @@ function FiltersForm({ id, scope, filters, apply, clearTo, onDone }: FormProps) 
     typing.current = null;
   };
 
-  const onToggle = <K extends MultiKey>(name: K, value: PhoneFilters[K][number], on: boolean) => {
+  // Ticks apply after their frame (`useTicks`): until the filters have one, the next builds on it.
+  const ticked = useRef<{ from: PhoneFilters; next: PhoneFilters } | null>(null);
+  const applyTick = (change: (base: PhoneFilters) => PhoneFilters) => {
     typing.current = null;
-    const list: readonly string[] = filters[name];
-    const next = on ? [...list, value] : list.filter((v) => v !== value);
-    apply({ ...filters, [name]: next });
+    const base = ticked.current?.from === filters ? ticked.current.next : filters;
+    const next = change(base);
+    ticked.current = { from: filters, next };
+    apply(next);
   };
-  const onFlag = (name: 'verified' | 'includeSold') => (on: boolean) => {
-    typing.current = null;
-    apply({ ...filters, [name]: on });
-  };
+  const onToggle = <K extends MultiKey>(name: K, value: PhoneFilters[K][number], on: boolean) =>
+    applyTick((base) => {
+      const list: readonly string[] = base[name];
+      return { ...base, [name]: on ? [...list, value] : list.filter((v) => v !== value) };
+    });
+  const onFlag = (name: 'verified' | 'includeSold') => (on: boolean) =>
+    applyTick((base) => ({ ...base, [name]: on }));
 
   const onHealth = (e: ChangeEvent<HTMLSelectElement>) => {
     typing.current = null;

@@ -1,7 +1,7 @@
 import { createQueryClient } from '@client/lib/query-client';
 import type { Product } from '@shared/entities';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -154,6 +154,26 @@ describe('the search page', () => {
     release();
     await waitFor(() => expect(search()).toBe('?q=pixel&ram=8+GB&sort=price-asc'));
     expect(screen.getByRole('checkbox', { name: '8 GB' })).toBeChecked();
+  });
+
+  it('keeps every box ticked in a row before the page has the first (each applies after its frame)', async () => {
+    const { search } = renderAt('/search?q=pixel', () => found([phone(1)]));
+    const ram = await screen.findByRole('checkbox', { name: '8 GB' });
+    const storage = screen.getByRole('checkbox', { name: '128 GB' });
+    const verified = screen.getByRole('checkbox', { name: /verified/i });
+    // One batch: each tap's change is made before the page has rendered the one before.
+    act(() => {
+      ram.click();
+      storage.click();
+      verified.click();
+    });
+    expect(ram).toBeChecked();
+    expect(storage).toBeChecked();
+    expect(verified).toBeChecked();
+    await waitFor(() => expect(search()).toBe('?q=pixel&ram=8+GB&storage=128+GB&verified=true'));
+    expect(ram).toBeChecked();
+    expect(storage).toBeChecked();
+    expect(verified).toBeChecked();
   });
 
   it('applies a typed price once typing pauses, as one step, and a back leaves the field as it was', async () => {
