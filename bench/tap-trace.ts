@@ -4,13 +4,14 @@
  * a Chromium trace, each with its parts by kind. The tool behind decision 067; not a figure of the
  * bench (the interactions part's are). Run by hand:
  *
- *   npx tsx bench/tap-trace.ts [--cpu=4] [--runs=3] [--settle=500] booking|filters|tick
+ *   npx tsx bench/tap-trace.ts [--cpu=4] [--runs=3] [--settle=500] booking|filters|tick|send
  *
  * Starts the server on the demo data (the built client: `npm run build` first), signs a new buyer
  * in at phone size, and taps as the bench does: the target scrolled into view, `--settle` ms,
  * then the tap (`--settle=0` taps as Playwright's own `tap()` does, scrolling in the same moment).
  * `booking`: the first free Book Now on `/category/01`; `filters`: the Filters button on `/search`;
- * `tick`: the filters' 128 GB box on `/search`, the drawer opened first.
+ * `tick`: the filters' 128 GB box on `/search`, the drawer opened first; `send`: Send under Ask
+ * the seller on a phone for sale, a question typed first.
  */
 import { chromium, type Locator, type Page } from 'playwright';
 import { API_PASSWORD, createAccountViaApi } from '../tests/e2e/api';
@@ -43,6 +44,21 @@ const TAPS: Record<
   filters: {
     path: '/search',
     target: (page) => page.getByRole('button', { name: /^Filters/ }),
+  },
+  send: {
+    path: '/search',
+    before: async (page) => {
+      const found = (await (await page.request.get('/api/search')).json()) as {
+        products: { _id: string }[];
+      };
+      await page.goto(`/product/${found.products[0]?._id}`);
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await page.waitForTimeout(1500);
+      const ask = page.getByRole('region', { name: 'Ask the seller' });
+      await ask.getByLabel('Your message').fill(`Is it unlocked? (${Date.now()})`);
+    },
+    target: (page) =>
+      page.getByRole('region', { name: 'Ask the seller' }).getByRole('button', { name: 'Send' }),
   },
   tick: {
     path: '/search',
