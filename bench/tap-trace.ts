@@ -4,13 +4,13 @@
  * a Chromium trace, each with its parts by kind. The tool behind decision 067; not a figure of the
  * bench (the interactions part's are). Run by hand:
  *
- *   npx tsx bench/tap-trace.ts [--cpu=4] [--runs=3] [--settle=500] booking|filters|tick|send
+ *   npx tsx bench/tap-trace.ts [--cpu=4] [--runs=3] [--settle=500] booking|filters|tick|shown|send
  *
  * Starts the server on the demo data (the built client: `npm run build` first), signs a new buyer
  * in at phone size, and taps as the bench does: the target scrolled into view, `--settle` ms,
  * then the tap (`--settle=0` taps as Playwright's own `tap()` does, scrolling in the same moment).
  * `booking`: the first free Book Now on `/category/01`; `filters`: the Filters button on `/search`;
- * `tick`: the filters' 128 GB box on `/search`, the drawer opened first; `send`: Send under Ask
+ * `tick`: the filters' 128 GB box on `/search`, the drawer opened first; `shown`: Show phones after that tick; `send`: Send under Ask
  * the seller on a phone for sale, a question typed first.
  */
 import { chromium, type Locator, type Page } from 'playwright';
@@ -44,6 +44,18 @@ const TAPS: Record<
   filters: {
     path: '/search',
     target: (page) => page.getByRole('button', { name: /^Filters/ }),
+  },
+  shown: {
+    path: '/search',
+    before: async (page) => {
+      await page.getByRole('button', { name: /^Filters/ }).tap();
+      const drawer = page.getByRole('dialog', { name: 'Filters' });
+      await drawer.getByRole('checkbox', { name: '128 GB', exact: true }).tap();
+      await page.waitForURL(/storage=/);
+      await page.waitForTimeout(1000);
+    },
+    target: (page) =>
+      page.getByRole('dialog', { name: 'Filters' }).getByRole('button', { name: 'Show phones' }),
   },
   send: {
     path: '/search',
