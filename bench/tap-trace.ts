@@ -10,8 +10,8 @@
  * in at phone size, and taps as the bench does: the target scrolled into view, `--settle` ms,
  * then the tap (`--settle=0` taps as Playwright's own `tap()` does, scrolling in the same moment).
  * `booking`: the first free Book Now on `/category/01`; `filters`: the Filters button on `/search`;
- * `tick`: the filters' 128 GB box on `/search`, the drawer opened first; `shown`: Show phones after that tick; `send`: Send under Ask
- * the seller on a phone for sale, a question typed first.
+ * `tick`: the filters' 128 GB box on `/search`, the drawer opened first; `shown`: Show phones
+ * after that tick; `send`: Send under Ask the seller on a phone for sale, a question typed first.
  */
 import { chromium, type Locator, type Page } from 'playwright';
 import { API_PASSWORD, createAccountViaApi } from '../tests/e2e/api';
@@ -32,6 +32,15 @@ const PHONE = {
   hasTouch: true,
 };
 
+/** The search's filters: a drawer at phone size, opened from the list (a plain tap, not traced). */
+const filtersDrawer = (page: Page) => page.getByRole('dialog', { name: 'Filters' });
+const openFilters = async (page: Page) => {
+  await page.getByRole('button', { name: /^Filters/ }).tap();
+  await filtersDrawer(page).getByRole('checkbox').first().waitFor();
+};
+const box128 = (page: Page) =>
+  filtersDrawer(page).getByRole('checkbox', { name: '128 GB', exact: true });
+
 const TAPS: Record<
   string,
   { path: string; target: (page: Page) => Locator; before?: (page: Page) => Promise<void> }
@@ -48,14 +57,12 @@ const TAPS: Record<
   shown: {
     path: '/search',
     before: async (page) => {
-      await page.getByRole('button', { name: /^Filters/ }).tap();
-      const drawer = page.getByRole('dialog', { name: 'Filters' });
-      await drawer.getByRole('checkbox', { name: '128 GB', exact: true }).tap();
+      await openFilters(page);
+      await box128(page).tap();
       await page.waitForURL(/storage=/);
       await page.waitForTimeout(1000);
     },
-    target: (page) =>
-      page.getByRole('dialog', { name: 'Filters' }).getByRole('button', { name: 'Show phones' }),
+    target: (page) => filtersDrawer(page).getByRole('button', { name: 'Show phones' }),
   },
   send: {
     path: '/search',
@@ -74,12 +81,8 @@ const TAPS: Record<
   },
   tick: {
     path: '/search',
-    before: async (page) => {
-      await page.getByRole('button', { name: /^Filters/ }).tap();
-      await page.getByRole('dialog', { name: 'Filters' }).getByRole('checkbox').first().waitFor();
-    },
-    target: (page) =>
-      page.getByRole('dialog', { name: 'Filters' }).getByRole('checkbox', { name: '128 GB' }),
+    before: openFilters,
+    target: box128,
   },
 };
 
