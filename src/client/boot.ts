@@ -27,6 +27,15 @@ const STEPS = [
   () => import('./boot/app'),
 ];
 
+/**
+ * React Router numbers the history entry (`idx`) with a `replaceState` when the router starts,
+ * which is after every step above. A visitor who leaves the page before then takes it into the
+ * back/forward cache with that same-document navigation still on its way, and Chromium evicts it
+ * (kCommitSameDocumentNavigation, reported as IgnoreEventAndEvict): going back loads the page
+ * again. The entry is numbered here, first, as React Router would number it (decision 069).
+ */
+if (history.state?.idx == null) history.replaceState({ ...history.state, idx: 0 }, '');
+
 if (document.getElementById(SSR_STATE_ID)) {
   await afterFirstPaint();
   await Promise.all(STEPS.map((step) => step()));
