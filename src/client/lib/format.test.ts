@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatCount,
   formatDate,
+  formatDateTime,
   formatDollars,
   formatMoney,
   formatRating,
@@ -17,6 +18,17 @@ describe('format', () => {
     for (let day = 0; day < 800; day += 7) {
       const iso = new Date(Date.UTC(2025, 0, 1, 23, 30) + day * 86_400_000).toISOString();
       expect(formatDate(iso), iso).toBe(medium.format(new Date(iso)));
+    }
+  });
+  it('writes dates with their time as Intl.DateTimeFormat does, without its locale data', () => {
+    const mediumShort = new Intl.DateTimeFormat('en-US', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    // Every hour of a day, minutes with one digit and two, and days across a year's end.
+    for (let minute = 0; minute < 60 * 24 * 3; minute += 53) {
+      const iso = new Date(Date.UTC(2026, 11, 30, 0, minute)).toISOString();
+      expect(formatDateTime(iso), iso).toBe(mediumShort.format(new Date(iso)));
     }
   });
   it('shows dollars with a sign, cents only when present', () => {

@@ -11,18 +11,17 @@ export function formatDate(iso: string): string {
 }
 
 /**
- * Made on first use, never when the module loads: the first `Intl` object a page makes loads the
- * browser's locale data, 15-30 ms of main-thread work on this machine's CPU (60-120 ms at a
- * phone's speed), which every page paid while its app started (issue 23, measured with a CPU
- * profile). The public pages' formats here need no `Intl`.
+ * 'Nov 22, 2026, 3:05 PM' in the viewer's time zone, as `Intl.DateTimeFormat('en-US', {
+ * dateStyle: 'medium', timeStyle: 'short' })` writes it, without its locale data. Made with
+ * `Intl`, its first use cost 70-84 ms at 4× CPU (a CPU profile of Send under Ask the seller: the
+ * conversation's first render), and the same in the first open of the notifications' list.
  */
-let dateAndTime: Intl.DateTimeFormat | undefined;
-
-/** 'Nov 22, 2026, 3:05 PM' (in the viewer's time zone) */
-export const formatDateTime = (iso: string): string => {
-  dateAndTime ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-  return dateAndTime.format(new Date(iso));
-};
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  const hours = date.getHours();
+  const minutes = String(date.getMinutes()).padStart(2, '0');
+  return `${formatDate(iso)}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
+}
 
 /** A rating summary as stars and count, '★ 4.5 (12)'; null when there is none yet. */
 export const formatRating = ({ average, count }: { average: number | null; count: number }) =>
