@@ -18,12 +18,15 @@
  *
  *   npm run bench -- --only=interactions
  *
- * `BENCH_INP_CPU=8` slows the CPU 8× instead of 4×: on a host twice as fast as usual (Lighthouse's
- * `benchmarkIndex` beside the figures says), the same phone as 4× on the usual host. For a
+ * The part measures the host's CPU before and after its taps (Lighthouse's `benchmarkIndex`,
+ * unthrottled) and reports it beside the figures: 4× on a slow moment of this host is a slower
+ * phone than 4× on a fast one. `BENCH_INP_CPU=8` slows the CPU 8× instead of 4×: on a host twice
+ * as fast as usual, the same phone as 4× on the usual host. For a
  * before/after of one change, `BENCH_INP_ONLY=search:` runs the interactions whose name holds that
  * text and `BENCH_INP_RUNS=10` does each more often; the bench's own figures use neither.
  */
 import { randomInt } from 'node:crypto';
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright';
 import sharp from 'sharp';
 import { demoPassword } from '../src/server/seed/demo';
@@ -339,6 +342,24 @@ const p75 = (values: number[]) => {
   return sorted[Math.ceil(sorted.length * 0.75) - 1] ?? 0;
 };
 
+/**
+ * The host's CPU at this moment as Lighthouse measures it (its `benchmarkIndex`, the median of
+ * three, unthrottled, higher is faster): the same slowdown is a slower phone on a slower host,
+ * and this host's speed drifts within an evening (docs/performance.md), so each run says its own.
+ */
+async function hostBenchmarkIndex(browser: Browser): Promise<number> {
+  const page = await browser.newPage();
+  try {
+    const scores: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      scores.push(await page.evaluate(`(${pageFunctions.computeBenchmarkIndex.toString()})()`));
+    }
+    return Math.round(median(scores));
+  } finally {
+    await page.close();
+  }
+}
+
 export async function benchInteractions(
   origin: string,
   dataDir: string,
@@ -348,7 +369,9 @@ export async function benchInteractions(
   const browser = await chromium.launch({ executablePath });
   const figures: PartResult['figures'] = [];
   const rows: string[] = [];
+  const host: number[] = [];
   try {
+    host.push(await hostBenchmarkIndex(browser));
     const contexts = new Map<Who, BrowserContext>();
     for (const interaction of INTERACTIONS) {
       if (ONLY && !interaction.name.toLowerCase().includes(ONLY)) continue;
@@ -394,13 +417,21 @@ export async function benchInteractions(
         `| ${interaction.name} | ${p75(runs)} | ${worst} | ${median(runs)} | ${runs.join(', ')} |`,
       );
     }
+    host.push(await hostBenchmarkIndex(browser));
   } finally {
     await browser.close();
   }
+  figures.push({
+    section: SECTION,
+    name: 'benchmarkIndex of the host before the taps',
+    value: host[0] ?? null,
+    unit: '',
+    note: `${host[1]} after them; Lighthouse's CPU measure, unthrottled, median of 3 (higher is faster)`,
+  });
   return {
     figures,
     notes: [
-      `Interactions: ${RUNS} runs each at ${PHONE.viewport.width}×${PHONE.viewport.height} with the CPU slowed ${CPU}×; a run's figure is its longest interaction (Event Timing), ${FLOOR_MS} ms when none reached ${FLOOR_MS} ms.`,
+      `Interactions: ${RUNS} runs each at ${PHONE.viewport.width}×${PHONE.viewport.height} with the CPU slowed ${CPU}×; a run's figure is its longest interaction (Event Timing), ${FLOOR_MS} ms when none reached ${FLOOR_MS} ms. The host's benchmarkIndex was ${host.join(' before and ')} after.`,
     ],
     appendix: [
       {
