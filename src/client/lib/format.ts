@@ -6,9 +6,11 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * phones would make the page's first `Intl` object while it starts.
  */
 export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
+  return mediumDate(new Date(iso));
 }
+
+const mediumDate = (date: Date) =>
+  `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 
 /**
  * 'Nov 22, 2026, 3:05 PM' in the viewer's time zone, as `Intl.DateTimeFormat('en-US', {
@@ -20,7 +22,7 @@ export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   const hours = date.getHours();
   const minutes = String(date.getMinutes()).padStart(2, '0');
-  return `${formatDate(iso)}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
+  return `${mediumDate(date)}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
 }
 
 /** A rating summary as stars and count, '★ 4.5 (12)'; null when there is none yet. */
