@@ -431,7 +431,7 @@ export async function benchInteractions(
   return {
     figures,
     notes: [
-      `Interactions: ${RUNS} runs each at ${PHONE.viewport.width}×${PHONE.viewport.height} with the CPU slowed ${CPU}×; a run's figure is its longest interaction (Event Timing), ${FLOOR_MS} ms when none reached ${FLOOR_MS} ms. The host's benchmarkIndex was ${host.join(' before and ')} after.`,
+      `Interactions: ${RUNS} runs each at ${PHONE.viewport.width}×${PHONE.viewport.height} with the CPU slowed ${CPU}×; a run's figure is its longest interaction (Event Timing), ${FLOOR_MS} ms when none reached ${FLOOR_MS} ms.`,
     ],
     appendix: [
       {
