@@ -43,7 +43,12 @@ const box128 = (page: Page) =>
 
 const TAPS: Record<
   string,
-  { path: string; target: (page: Page) => Locator; before?: (page: Page) => Promise<void> }
+  {
+    /** Where the tap is made, or how to find it (asked with the page's own session). */
+    path: string | ((page: Page) => Promise<string>);
+    target: (page: Page) => Locator;
+    before?: (page: Page) => Promise<void>;
+  }
 > = {
   booking: {
     path: '/category/01',
@@ -65,14 +70,13 @@ const TAPS: Record<
     target: (page) => filtersDrawer(page).getByRole('button', { name: 'Show phones' }),
   },
   send: {
-    path: '/search',
-    before: async (page) => {
+    path: async (page) => {
       const found = (await (await page.request.get('/api/search')).json()) as {
         products: { _id: string }[];
       };
-      await page.goto(`/product/${found.products[0]?._id}`);
-      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
-      await page.waitForTimeout(1500);
+      return `/product/${found.products[0]?._id}`;
+    },
+    before: async (page) => {
       const ask = page.getByRole('region', { name: 'Ask the seller' });
       await ask.getByLabel('Your message').fill(`Is it unlocked? (${Date.now()})`);
     },
@@ -183,7 +187,7 @@ await withAppServer({ seedDemo: true }, async (origin) => {
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
-      await page.goto(tap.path);
+      await page.goto(typeof tap.path === 'string' ? tap.path : await tap.path(page));
       await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
       await page.waitForTimeout(1500);
       await tap.before?.(page);
